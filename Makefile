@@ -1,0 +1,63 @@
+# The developer interface. `make` lists the targets.
+
+PYTHON ?= $(shell python3.11 -c '' >/dev/null 2>&1 && echo python3.11 || echo python3)
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.DEFAULT_GOAL := help
+.PHONY: help venv run worker test test-engine lint typecheck fmt bench soak check clean
+
+help: ## List the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed ## Create .venv and install requirements-dev.txt (again when they change)
+
+run: venv ## Serve on HOST:PORT with daphne (SQLite by default; a celery worker too if REDIS_URL is set)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	@if [ -n "$$REDIS_URL" ]; then \
+	  $(BIN)/celery -A remi_site worker -l info & W=$$!; trap 'kill $$W 2>/dev/null' EXIT INT TERM; \
+	  $(BIN)/daphne -b $(HOST) -p $(PORT) remi_site.asgi:application; \
+	else exec $(BIN)/daphne -b $(HOST) -p $(PORT) remi_site.asgi:application; fi
+
+worker: venv ## Run a celery worker (needs REDIS_URL: the default memory:// broker is per process)
+	@if [ -z "$$REDIS_URL" ]; then \
+	  echo "make worker needs REDIS_URL: the default memory:// broker cannot be shared between processes." >&2; \
+	  exit 2; fi
+	$(BIN)/celery -A remi_site worker -l info
+
+test: venv ## Run every test (site, engine, doctests)
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/pytest
+
+test-engine: venv ## Run the rules engine tests and doctests only (no database)
+	$(BIN)/pytest tests/engine games/engine
+
+lint: venv ## Ruff lint, ruff format check, import contracts
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
+
+typecheck: venv ## Strict mypy on the rules engine
+	$(BIN)/mypy --strict games/engine
+
+fmt: venv ## Apply ruff fixes and formatting
+	$(BIN)/ruff check --fix . && $(BIN)/ruff format .
+
+bench: venv ## Benchmark the rules engine
+	$(BIN)/python -m games.engine.bench
+
+soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
+	SOAK=1 $(BIN)/pytest -m soak tests/engine
+
+check: lint typecheck test ## Lint, type check and test
+
+clean: ## Remove .venv, caches, collected static files and test databases (keeps db.sqlite3)
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .import_linter_cache .hypothesis test_db.sqlite3*
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

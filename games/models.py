@@ -1,0 +1,1 @@
+# Tables, seats and games arrive with the multiplayer layer.

@@ -1,0 +1,29 @@
+"""ASGI entry point: HTTP goes to Django, WebSockets to the routes in games.routing.
+
+Run it with `daphne remi_site.asgi:application` (or `make run`).
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "remi_site.settings")
+
+# Set up Django (apps, models) before importing anything that touches models or the auth middleware.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # A WebSocket handshake whose Origin is not in ALLOWED_HOSTS is refused (no cross-site use).
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)
