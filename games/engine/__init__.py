@@ -1,0 +1,70 @@
+"""Remi's rules engine: pure Python, standard library only, deterministic given a seed.
+
+>>> from games.engine import variant, new_game, legal_moves, apply_move, view_for
+>>> rules = variant("remik51")
+>>> state = new_game(rules, players=3, seed=2026)
+>>> view = view_for(state, state.turn)
+>>> len(view["hand"]), view["phase"]          # the dealer holds 14 and plays without drawing
+(14, 'play')
+>>> move = next(m for m in legal_moves(state, state.turn) if m.__class__.__name__ == "Discard")
+>>> state = apply_move(state, state.turn, move).state
+>>> view_for(state, None)["hand"] is None     # spectators see no hand
+True
+"""
+
+from .cards import Card, format_cards, parse_card, parse_cards
+from .deal import commitment, deal_seed
+from .errors import IllegalMoveError, InvalidMeldError, MalformedMoveError
+from .events import Event, events_for
+from .legal import legal_moves
+from .melds import Meld, MeldPolicy
+from .moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard, move_from_json, move_to_json
+from .perspective import view_for
+from .records import record_from_json, record_to_json, replay, verify_deal
+from .rules import Rules, variant, variant_names
+from .setup import position
+from .state import GameState, TableMeld, state_from_json, state_to_json
+from .turn import Transition, apply_move, end_match, new_game
+
+__all__ = [
+    "Card",
+    "Discard",
+    "DrawStock",
+    "Event",
+    "Exchange",
+    "GameState",
+    "IllegalMoveError",
+    "InvalidMeldError",
+    "LayOff",
+    "MalformedMoveError",
+    "Meld",
+    "MeldPolicy",
+    "Move",
+    "Play",
+    "Rules",
+    "TableMeld",
+    "TakeDiscard",
+    "Transition",
+    "apply_move",
+    "commitment",
+    "deal_seed",
+    "end_match",
+    "events_for",
+    "format_cards",
+    "legal_moves",
+    "move_from_json",
+    "move_to_json",
+    "new_game",
+    "parse_card",
+    "parse_cards",
+    "position",
+    "record_from_json",
+    "record_to_json",
+    "replay",
+    "state_from_json",
+    "state_to_json",
+    "variant",
+    "variant_names",
+    "verify_deal",
+    "view_for",
+]

@@ -1,0 +1,188 @@
+"""What a seat may do now: ``legal_moves`` and the hints a view carries.
+
+Simple moves (draw, every discard) are listed in full. Composite moves (plays, takes from the
+discard pile) have too many forms to list, so ``legal_moves`` lists the ones the engine's search
+finds — an opening, each meld in the hand, each single lay-off, each joker exchange, each way to
+take a discard — and every move it lists has been checked to be accepted by ``apply_move``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import errors
+from .cards import Card
+from .moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
+from .search import arrangement_value, best_arrangement, find_opening, melds_with
+from .state import GameState
+from .turn import apply_move
+
+
+def _accepted(state: GameState, seat: int, move: Move) -> bool:
+    try:
+        apply_move(state, seat, move)
+    except errors.IllegalMoveError:
+        return False
+    return True
+
+
+def _dedupe(moves: list[Move]) -> list[Move]:
+    seen: set[str] = set()
+    out: list[Move] = []
+    for move in moves:
+        key = repr(move)
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out
+
+
+def take_options(state: GameState, seat: int) -> list[TakeDiscard]:
+    """Ways to take from the discard pile/row that the search finds, one per reachable card."""
+    rules = state.rules
+    if state.phase != "draw" or not state.discard:
+        return []
+    if rules.first_turn_locked and state.turns_started[seat] <= 1:
+        return []
+    depths = [1]
+    if rules.discard_take == "row" and state.opened[seat]:
+        limit = getattr(rules, "row_depth", None) or len(state.discard)
+        depths = list(range(1, min(limit, len(state.discard)) + 1))
+    hand = list(state.hands[seat])
+    out: list[TakeDiscard] = []
+    for depth in depths:
+        index = len(state.discard) - depth
+        picked = state.discard[index]
+        pool = hand + list(state.discard[index:])
+        candidates: list[Play] = []
+        if state.opened[seat]:
+            for meld in melds_with(rules, pool, picked):
+                candidates.append(Play(melds=(meld.cards,)))
+        else:
+            must_go_out = rules.take_before_opening_must_go_out
+            opening = find_opening(rules, pool, include=picked, keep=1, cover=must_go_out)
+            if opening is not None:
+                candidates.append(Play(melds=tuple(m.cards for m in opening)))
+        for play in candidates:
+            move = TakeDiscard(picked, play)
+            if _accepted(state, seat, move):
+                out.append(move)
+                break
+    return out
+
+
+def play_options(state: GameState, seat: int) -> list[Play]:
+    """Plays the search finds from this position (each accepted by apply_move)."""
+    rules = state.rules
+    if state.phase != "play" or (rules.first_turn_locked and state.turns_started[seat] <= 1):
+        return []
+    hand = list(state.hands[seat])
+    out: list[Play] = []
+    if not state.opened[seat]:
+        opening = find_opening(rules, hand, keep=1)
+        if opening is not None:
+            out.append(Play(melds=tuple(m.cards for m in opening)))
+        return [p for p in out if _accepted(state, seat, p)]
+    melds, _ = best_arrangement(rules, hand)
+    for meld in melds:
+        out.append(Play(melds=(meld.cards,)))
+    for card in hand:
+        for table_meld in state.melds:
+            out.append(Play(layoffs=(LayOff(table_meld.id, (card,)),)))
+    for table_meld in state.melds:
+        meld = table_meld.meld
+        for slot, rep in zip(meld.cards, meld.represented, strict=True):
+            if not slot.is_joker:
+                continue
+            natural = next((c for c in hand if not c.is_joker and _can_replace(state, table_meld.meld, rep, c)), None)
+            if natural is None:
+                continue
+            exchange = Exchange(table_meld.id, natural)
+            if rules.joker_exchange == "buyback":
+                out.append(Play(exchanges=(exchange,)))
+            else:
+                rest = [c for c in hand if c != natural] + [slot.bare()]
+                for holder in melds_with(rules, rest, slot.bare()):
+                    out.append(Play(exchanges=(exchange,), melds=(holder.cards,)))
+    return [p for p in _dedupe(list(out)) if _accepted(state, seat, p)]  # type: ignore[misc]
+
+
+def _can_replace(state: GameState, meld: Any, rep: Card, card: Card) -> bool:
+    if meld.kind == "run" or state.rules.policy.set_declaration_binding:
+        return rep.same_face(card)
+    return card.rank == meld.rank and card.suit not in {c.suit for c in meld.cards if not c.is_joker}
+
+
+def legal_moves(state: GameState, seat: int) -> list[Move]:
+    """Moves ``seat`` may make now (see the module note on composite moves)."""
+    if state.phase == "over" or seat != state.turn:
+        return []
+    moves: list[Move] = []
+    if state.phase == "draw":
+        moves.append(DrawStock())
+        moves.extend(take_options(state, seat))
+        return moves
+    seen: set[Card] = set()
+    for card in state.hands[seat]:
+        if card not in seen:
+            seen.add(card)
+            moves.append(Discard(card))
+    moves.extend(play_options(state, seat))
+    return moves
+
+
+def opening_progress(state: GameState, seat: int) -> dict[str, Any]:
+    """For a seat that has not opened: the best opening the hand holds and what is missing."""
+    rules = state.rules
+    hand = list(state.hands[seat])
+    melds, _ = best_arrangement(rules, hand)
+    found = find_opening(rules, hand, keep=1)
+    has_run = any(m.kind == "run" and (m.is_pure or rules.opening_run != "pure") for m in (found or melds))
+    points = arrangement_value(rules, found) if found else arrangement_value(rules, melds)
+    missing = []
+    if rules.opening_run != "none" and not has_run:
+        missing.append("pure_run" if rules.opening_run == "pure" else "run")
+    if points < rules.opening_minimum:
+        missing.append("points")
+    return {
+        "required_points": rules.opening_minimum,
+        "required_run": rules.opening_run,
+        "best_points": points,
+        "has_run": has_run,
+        "ready": found is not None,
+        "missing": missing,
+        "melds": [[str(c) for c in m.cards] for m in (found or melds)],
+    }
+
+
+def seat_options(state: GameState, seat: int) -> dict[str, Any]:
+    """The ``you`` part of a seat's view: what it may do now, without revealing anything hidden."""
+    rules = state.rules
+    my_turn = state.phase != "over" and seat == state.turn
+    locked = rules.first_turn_locked and state.turns_started[seat] <= 1 and my_turn
+    kinds: list[str] = []
+    if my_turn and state.phase == "draw":
+        kinds.append("draw")
+        if state.discard and not locked:
+            kinds.append("take")
+    elif my_turn and state.phase == "play":
+        kinds.append("discard")
+        if not locked:
+            kinds.append("play")
+    reachable: list[str] = []
+    if my_turn and state.phase == "draw" and state.discard and not locked:
+        if rules.discard_take == "row" and state.opened[seat]:
+            limit = getattr(rules, "row_depth", None) or len(state.discard)
+            reachable = [str(c) for c in state.discard[-limit:]]
+        else:
+            reachable = [str(state.discard[-1])]
+    return {
+        "my_turn": my_turn,
+        "moves": kinds,
+        "discards": [str(c) for c in state.hands[seat]] if my_turn and state.phase == "play" else [],
+        "takeable": reachable,
+        "first_turn": state.turns_started[seat] <= 1,
+        "opened": state.opened[seat],
+        "opening": None if state.opened[seat] else opening_progress(state, seat),
+        "stock_empty": not state.stock,
+    }

@@ -1,0 +1,386 @@
+"""Melds: reading a row of cards as a set or a run, with jokers, under a variant's limits.
+
+A meld is read from its cards *in the order written*: runs low to high, each joker standing for the
+card of its place (README "Order within a meld"). A set's joker stands for a missing suit, declared
+as ``JK(QD)`` where more than one suit is missing.
+
+The limits that differ between variants (set sizes, jokers per set, adjacent jokers, where the ace
+stands) come in a :class:`MeldPolicy`; everything else is common to the rummy family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from . import errors
+from .cards import JOKER, RANK_NUMBER, RANKS, SUITS, Card, format_cards
+
+MeldKind = Literal["set", "run"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldPolicy:
+    """What a variant allows in a meld."""
+
+    set_min: int = 3
+    set_max: int = 4
+    #: ``set_joker_limit[size]`` is the most jokers a set of that size may hold; ``None``: no limit.
+    set_joker_limit: tuple[tuple[int, int], ...] | None = None
+    run_min: int = 3
+    adjacent_jokers: bool = True
+    ace_low: bool = True
+    ace_high: bool = True
+    #: Remik 51 (R51-Q4): a set joker stands for the declared card only, so it must be declared when
+    #: several suits are missing. Remi (RMI-Q10): any missing suit; the engine picks one if undeclared.
+    set_declaration_binding: bool = False
+    #: Rule ids cited in error messages.
+    rule_set: str = ""
+    rule_run: str = ""
+    rule_joker: str = ""
+
+    def jokers_allowed_in_set(self, size: int) -> int:
+        if self.set_joker_limit is None:
+            return size - 1
+        return dict(self.set_joker_limit).get(size, 0)
+
+
+def position_rank(position: int) -> str:
+    """Rank at a run position: 1 and 14 are the ace, 2..13 the ranks 2..K."""
+    return "A" if position in (1, 14) else RANKS[position - 2]
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A valid meld: its physical cards in order (jokers declared) and how it reads."""
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    #: Runs: the position (1..14) of the first card. Sets: 0.
+    start: int = 0
+    #: Runs: the suit. Sets: "".
+    suit: str = ""
+    #: Sets: the rank. Runs: "".
+    rank: str = ""
+
+    @property
+    def represented(self) -> tuple[Card, ...]:
+        """The natural card each place stands for (jokers resolved), without copy ids."""
+        if self.kind == "run":
+            return tuple(Card(position_rank(self.start + i), self.suit) for i in range(len(self.cards)))
+        return tuple(
+            Card(card.stands_for.rank, card.stands_for.suit)
+            if card.is_joker and card.stands_for is not None
+            else Card(card.rank, card.suit)
+            for card in self.cards
+        )
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        """Run positions of each card (sets: all zero)."""
+        if self.kind == "run":
+            return tuple(range(self.start, self.start + len(self.cards)))
+        return (0,) * len(self.cards)
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.cards) - 1
+
+    @property
+    def is_pure(self) -> bool:
+        return not any(card.is_joker for card in self.cards)
+
+    @property
+    def jokers(self) -> int:
+        return sum(card.is_joker for card in self.cards)
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+
+def meld_readings(cards: Sequence[Card], policy: MeldPolicy) -> list[Meld]:
+    """Every way ``cards`` (in this order) form a valid meld; raises InvalidMeldError if none.
+
+    Set jokers that are not declared are left undeclared here (see :func:`read_meld`).
+    """
+    text = format_cards(cards)
+    if len(cards) < min(policy.set_min, policy.run_min):
+        raise errors.TooFewCardsError(
+            text, f"a meld needs at least {min(policy.set_min, policy.run_min)} cards"
+        )
+    naturals = [card for card in cards if not card.is_joker]
+    if not naturals:
+        raise errors.NoNaturalCardError(text, "a meld needs at least one natural card")
+    readings: list[Meld] = []
+    set_error: errors.InvalidMeldError | None = None
+    run_error: errors.InvalidMeldError | None = None
+    if len({card.rank for card in naturals}) == 1:
+        try:
+            readings.append(_read_set(cards, naturals, policy, text))
+        except errors.InvalidMeldError as error:
+            set_error = error
+    if len({card.suit for card in naturals}) == 1:
+        try:
+            readings.append(_read_run(cards, policy, text))
+        except errors.InvalidMeldError as error:
+            run_error = error
+    if readings:
+        return readings
+    if set_error is not None and (len(naturals) > 1 or run_error is None):
+        raise set_error
+    if run_error is not None:
+        raise run_error
+    raise errors.NotAMeldError(text, "the cards are neither of one rank nor of one suit")
+
+
+def read_meld(cards: Sequence[Card], policy: MeldPolicy) -> Meld:
+    """The one reading of ``cards`` as a meld about to be laid; every joker ends up declared.
+
+    Raises ``JokerUndeclaredError`` when the cards could be read two ways (e.g. ``QS JK JK`` as a
+    set or a run) or, where declarations bind, a set joker could stand for several suits.
+    """
+    readings = meld_readings(cards, policy)
+    text = format_cards(cards)
+    if len(readings) > 1:
+        raise errors.JokerUndeclaredError(
+            text,
+            "it reads both as a set and as a run: declare what the jokers stand for, e.g. JK(QD)",
+            rule=policy.rule_joker or None,
+        )
+    meld = readings[0]
+    if meld.kind == "set":
+        return _declare_set_jokers(meld, policy, text, keep=True)
+    return _declare_run_jokers(meld)
+
+
+def _read_set(cards: Sequence[Card], naturals: list[Card], policy: MeldPolicy, text: str) -> Meld:
+    rank = naturals[0].rank
+    size = len(cards)
+    if size < policy.set_min:
+        raise errors.TooFewCardsError(text, f"a set needs at least {policy.set_min} cards")
+    if size > policy.set_max:
+        raise errors.SetTooLargeError(
+            text, f"a set has at most {policy.set_max} cards", rule=policy.rule_set or None
+        )
+    suits = [card.suit for card in naturals]
+    if len(set(suits)) != len(suits):
+        raise errors.RepeatedSuitError(
+            text, "a set may not hold two cards of the same suit", rule=policy.rule_set or None
+        )
+    jokers = size - len(naturals)
+    if jokers > policy.jokers_allowed_in_set(size):
+        raise errors.TooManyJokersError(
+            text,
+            f"a set of {size} may hold at most {policy.jokers_allowed_in_set(size)} joker(s)",
+            rule=policy.rule_joker or None,
+        )
+    missing = [suit for suit in SUITS if suit not in suits]
+    declared: list[str] = []
+    for card in cards:
+        if card.is_joker and card.stands_for is not None:
+            wanted = card.stands_for
+            if wanted.rank != rank or wanted.suit not in missing or wanted.suit in declared:
+                raise errors.JokerDeclarationError(
+                    text,
+                    f"a joker in this set can only stand for a missing {rank} "
+                    f"({' '.join(rank + s for s in missing if s not in declared)})",
+                    rule=policy.rule_joker or None,
+                )
+            declared.append(wanted.suit)
+    return Meld("set", tuple(cards), rank=rank)
+
+
+def _declare_set_jokers(meld: Meld, policy: MeldPolicy, text: str, *, keep: bool) -> Meld:
+    """Give every undeclared set joker a missing suit (or refuse where declarations bind)."""
+    present = {card.suit for card in meld.cards if not card.is_joker}
+    taken = {
+        card.stands_for.suit
+        for card in meld.cards
+        if card.is_joker and card.stands_for is not None and keep
+    }
+    free = [suit for suit in SUITS if suit not in present and suit not in taken]
+    undeclared = [c for c in meld.cards if c.is_joker and (c.stands_for is None or not keep)]
+    if not undeclared:
+        return meld
+    if policy.set_declaration_binding and len(free) > len(undeclared):
+        raise errors.JokerUndeclaredError(
+            text,
+            "say which card the joker stands for, e.g. "
+            + " or ".join(f"JK({meld.rank}{suit})" for suit in free),
+            rule=policy.rule_joker or None,
+        )
+    suits = iter(free)
+    out = []
+    for card in meld.cards:
+        if card.is_joker and (card.stands_for is None or not keep):
+            card = card.declared(Card(meld.rank, next(suits)))
+        out.append(card)
+    return Meld("set", tuple(out), rank=meld.rank)
+
+
+def _declare_run_jokers(meld: Meld) -> Meld:
+    out = tuple(
+        card.declared(rep) if card.is_joker else card
+        for card, rep in zip(meld.cards, meld.represented, strict=True)
+    )
+    return Meld("run", out, start=meld.start, suit=meld.suit)
+
+
+def _run_starts(cards: Sequence[Card], policy: MeldPolicy) -> list[int]:
+    index, first = next((i, c) for i, c in enumerate(cards) if not c.is_joker)
+    if first.rank == "A":
+        starts = []
+        if policy.ace_low:
+            starts.append(1 - index)
+        if policy.ace_high:
+            starts.append(14 - index)
+        return starts
+    return [RANK_NUMBER[first.rank] - index]
+
+
+def _fits(card: Card, position: int, policy: MeldPolicy) -> bool:
+    if card.rank == "A":
+        return (position == 1 and policy.ace_low) or (position == 14 and policy.ace_high)
+    return 2 <= position <= 13 and RANK_NUMBER[card.rank] == position
+
+
+def _read_run(cards: Sequence[Card], policy: MeldPolicy, text: str) -> Meld:
+    suit = next(card.suit for card in cards if not card.is_joker)
+    size = len(cards)
+    if size < policy.run_min:
+        raise errors.TooFewCardsError(text, f"a run needs at least {policy.run_min} cards")
+    rule = policy.rule_run or None
+    low = 1 if policy.ace_low else 2
+    high = 14 if policy.ace_high else 13
+    for start in _run_starts(cards, policy):
+        end = start + size - 1
+        if not all(_fits(c, start + i, policy) for i, c in enumerate(cards) if not c.is_joker):
+            continue
+        if start < low or end > high:
+            raise errors.WrapAroundError(
+                text, "a run may not go round the corner through the ace (K-A-2)", rule=rule
+            )
+        if start == 1 and end == 14:
+            raise errors.AceBothEndsError(text, "a run may not have an ace at both ends", rule=rule)
+        for i, card in enumerate(cards):
+            if card.is_joker and card.stands_for is not None:
+                wanted = card.stands_for
+                if wanted.suit != suit or not _fits(wanted, start + i, policy):
+                    raise errors.JokerDeclarationError(
+                        text,
+                        f"the joker in place {i + 1} stands for {position_rank(start + i)}{suit}, "
+                        f"not {wanted.face}",
+                        rule=policy.rule_joker or None,
+                    )
+        if not policy.adjacent_jokers and any(
+            a.is_joker and b.is_joker for a, b in zip(cards, cards[1:], strict=False)
+        ):
+            raise errors.AdjacentJokersError(
+                text, "two jokers may not lie next to each other in a run", rule=policy.rule_joker or None
+            )
+        return Meld("run", tuple(cards), start=start, suit=suit)
+    if _cyclic_run(cards):
+        raise errors.WrapAroundError(
+            text, "a run may not go round the corner through the ace (K-A-2)", rule=rule
+        )
+    naturals = [c for c in cards if not c.is_joker]
+    if size > 13 and all(c.rank == "A" for c in (naturals[0], naturals[-1])):
+        raise errors.AceBothEndsError(text, "a run may not have an ace at both ends", rule=rule)
+    raise errors.NotConsecutiveError(
+        text, "a run is consecutive cards of one suit, written low to high", rule=rule
+    )
+
+
+def _cyclic_run(cards: Sequence[Card]) -> bool:
+    """True if the cards would be consecutive were K-A-2 allowed."""
+    index, first = next((i, c) for i, c in enumerate(cards) if not c.is_joker)
+    base = (RANK_NUMBER[first.rank] - 2 - index) % 13
+    return all(
+        (RANK_NUMBER[c.rank] - 2) % 13 == (base + i) % 13 for i, c in enumerate(cards) if not c.is_joker
+    ) and len(cards) <= 13
+
+
+def extend_meld(meld: Meld, card: Card, policy: MeldPolicy, *, at: Literal["low", "high"] | None = None) -> Meld:
+    """The meld with ``card`` added: a run at one end, a set anywhere. Raises InvalidMeldError."""
+    if meld.kind == "set":
+        combined = [*meld.cards, card]
+        readings = [m for m in meld_readings(combined, policy) if m.kind == "set"]
+        if not readings:
+            raise errors.NotAMeldError(format_cards(combined), "the card does not fit this set")
+        if policy.set_declaration_binding:
+            return _declare_set_jokers(readings[0], policy, format_cards(combined), keep=True)
+        # Remi (RMI-Q23): the joker's place moves to whatever suit is still missing.
+        try:
+            return _declare_set_jokers(readings[0], policy, format_cards(combined), keep=True)
+        except errors.InvalidMeldError:
+            return _declare_set_jokers(readings[0], policy, format_cards(combined), keep=False)
+    options: list[Meld] = []
+    failure: errors.InvalidMeldError | None = None
+    for side in ("low", "high"):
+        if at is not None and side != at:
+            continue
+        combined = [card, *meld.cards] if side == "low" else [*meld.cards, card]
+        try:
+            readings = [m for m in meld_readings(combined, policy) if m.kind == "run"]
+        except errors.InvalidMeldError as error:
+            failure = error
+            continue
+        options.extend(_declare_run_jokers(m) for m in readings)
+    if not options:
+        if failure is not None:
+            raise failure
+        raise errors.NotConsecutiveError(format_cards([*meld.cards, card]), "the card does not fit")
+    if len(options) > 1:
+        if card.is_joker and card.stands_for is not None:
+            options = [m for m in options if card.stands_for in m.represented] or options
+        if len(options) > 1:
+            raise errors.JokerUndeclaredError(
+                format_cards(meld.cards),
+                "the joker fits at either end: declare the card it stands for",
+                rule=policy.rule_joker or None,
+            )
+    return options[0]
+
+
+def settle_set(cards: tuple[Card, ...], rank: str) -> Meld:
+    """A set whose jokers keep their declared suits where still free, else take a free one."""
+    present = {c.suit for c in cards if not c.is_joker}
+    kept: set[str] = set()
+    for card in cards:
+        if card.is_joker and card.stands_for is not None:
+            suit = card.stands_for.suit
+            if suit not in present and suit not in kept:
+                kept.add(suit)
+    free = iter(s for s in SUITS if s not in present and s not in kept)
+    out = []
+    for card in cards:
+        if card.is_joker:
+            declared = card.stands_for.suit if card.stands_for is not None else None
+            if declared is not None and declared in kept:
+                kept.discard(declared)
+                present.add(declared)
+            else:
+                card = card.bare().declared(Card(rank, next(free)))
+        out.append(card)
+    return Meld("set", tuple(out), rank=rank)
+
+
+def joker_free_suits(meld: Meld) -> list[str]:
+    """Suits missing from a set (what its jokers may stand for)."""
+    present = {c.suit for c in meld.cards if not c.is_joker}
+    return [s for s in SUITS if s not in present]
+
+
+__all__ = [
+    "JOKER",
+    "Meld",
+    "MeldKind",
+    "MeldPolicy",
+    "extend_meld",
+    "joker_free_suits",
+    "meld_readings",
+    "position_rank",
+    "read_meld",
+    "settle_set",
+]

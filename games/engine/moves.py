@@ -1,0 +1,181 @@
+"""Moves: plain data with a JSON form (the same JSON travels over the WebSocket).
+
+A turn is *draw* (``DrawStock``, or ``TakeDiscard`` which carries the play that uses the taken card),
+then any number of ``Play`` moves, then ``Discard``. A ``Play`` is atomic: its exchanges, new melds
+and lay-offs are checked together and either all happen or nothing does, which is how the rules'
+"in the same move" conditions (opening, joker exchange, taking a discard) are kept.
+
+>>> move = move_from_json({"kind": "play", "melds": [["9S", "TS", "JS"], ["8H", "8D", "8C"]]})
+>>> move_to_json(move)
+{'kind': 'play', 'melds': [['9S', 'TS', 'JS'], ['8H', '8D', '8C']]}
+>>> move_from_json({"kind": "fly"})
+Traceback (most recent call last):
+...
+games.engine.errors.MalformedMoveError: unknown move kind 'fly' (draw, take, play, discard)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, format_cards, parse_card, parse_cards
+from .errors import MalformedMoveError
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """Add ``cards`` from the hand to the table meld ``meld`` (its id)."""
+
+    meld: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Put the natural ``card`` from the hand in place of the joker standing for it in ``meld``."""
+
+    meld: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Lay new melds, lay off and exchange jokers, all at once (one atomic move)."""
+
+    melds: tuple[tuple[Card, ...], ...] = ()
+    layoffs: tuple[LayOff, ...] = ()
+    exchanges: tuple[Exchange, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.melds or self.layoffs or self.exchanges)
+
+    def cards_from_hand(self) -> list[Card]:
+        out = [card for meld in self.melds for card in meld]
+        out += [card for layoff in self.layoffs for card in layoff.cards]
+        out += [exchange.card for exchange in self.exchanges]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStock:
+    """Draw the top card of the stock."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    """Take ``card`` from the discard pile/row (``None``: the top) and play it in a new meld at once.
+
+    In a row (Remi) every card above the chosen one comes along into the hand.
+    """
+
+    card: Card | None = None
+    play: Play = field(default_factory=Play)
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard ``card``, ending the turn (and the round, if it was the last card)."""
+
+    card: Card
+
+
+Move = DrawStock | TakeDiscard | Play | Discard
+
+KINDS = ("draw", "take", "play", "discard")
+
+
+def _cards(value: Any, what: str) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        return parse_cards(value)
+    if isinstance(value, Sequence) and all(isinstance(v, str) for v in value):
+        return parse_cards(value)
+    raise MalformedMoveError(f"{what} must be a list of cards")
+
+
+def _play_from_json(data: Mapping[str, Any]) -> Play:
+    melds_raw = data.get("melds", [])
+    layoffs_raw = data.get("layoffs", [])
+    exchanges_raw = data.get("exchanges", [])
+    if not isinstance(melds_raw, list) or not isinstance(layoffs_raw, list) or not isinstance(exchanges_raw, list):
+        raise MalformedMoveError("melds, layoffs and exchanges must be lists")
+    melds = tuple(_cards(meld, "a meld") for meld in melds_raw)
+    layoffs = []
+    for item in layoffs_raw:
+        if not isinstance(item, Mapping) or not isinstance(item.get("meld"), int) or isinstance(item.get("meld"), bool):
+            raise MalformedMoveError("a lay-off is {\"meld\": <id>, \"cards\": [...]}")
+        layoffs.append(LayOff(item["meld"], _cards(item.get("cards"), "a lay-off's cards")))
+    exchanges = []
+    for item in exchanges_raw:
+        if not isinstance(item, Mapping) or not isinstance(item.get("meld"), int) or not isinstance(item.get("card"), str):
+            raise MalformedMoveError("an exchange is {\"meld\": <id>, \"card\": \"5D\"}")
+        exchanges.append(Exchange(item["meld"], parse_card(item["card"])))
+    return Play(melds, tuple(layoffs), tuple(exchanges))
+
+
+def move_from_json(data: Any) -> Move:
+    """Read a move from its JSON form; raises MalformedMoveError (code ``malformed_move``)."""
+    if not isinstance(data, Mapping):
+        raise MalformedMoveError("a move is a JSON object with a 'kind'")
+    kind = data.get("kind")
+    if kind == "draw":
+        return DrawStock()
+    if kind == "discard":
+        card = data.get("card")
+        if not isinstance(card, str):
+            raise MalformedMoveError("a discard names its 'card'")
+        return Discard(parse_card(card))
+    if kind == "play":
+        return _play_from_json(data)
+    if kind == "take":
+        card = data.get("card")
+        if card is not None and not isinstance(card, str):
+            raise MalformedMoveError("'card' must be a card or absent")
+        return TakeDiscard(parse_card(card) if card else None, _play_from_json(data))
+    raise MalformedMoveError(f"unknown move kind {kind!r} ({', '.join(KINDS)})")
+
+
+def _play_to_json(play: Play, data: dict[str, Any]) -> dict[str, Any]:
+    if play.melds:
+        data["melds"] = [[str(c) for c in meld] for meld in play.melds]
+    if play.layoffs:
+        data["layoffs"] = [{"meld": lo.meld, "cards": [str(c) for c in lo.cards]} for lo in play.layoffs]
+    if play.exchanges:
+        data["exchanges"] = [{"meld": ex.meld, "card": str(ex.card)} for ex in play.exchanges]
+    return data
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    """The JSON form of a move (cards in notation, with copy ids where the move has them)."""
+    match move:
+        case DrawStock():
+            return {"kind": "draw"}
+        case Discard(card=card):
+            return {"kind": "discard", "card": str(card)}
+        case Play():
+            return _play_to_json(move, {"kind": "play"})
+        case TakeDiscard(card=card, play=play):
+            data: dict[str, Any] = {"kind": "take"}
+            if card is not None:
+                data["card"] = str(card)
+            return _play_to_json(play, data)
+    raise MalformedMoveError(f"not a move: {move!r}")
+
+
+def describe_move(move: Move) -> str:
+    """A short human description (for logs and the terminal game)."""
+    match move:
+        case DrawStock():
+            return "draw from the stock"
+        case Discard(card=card):
+            return f"discard {card}"
+        case Play(melds=melds, layoffs=layoffs, exchanges=exchanges):
+            parts = [f"meld [{format_cards(m)}]" for m in melds]
+            parts += [f"exchange {ex.card} on meld {ex.meld}" for ex in exchanges]
+            parts += [f"lay off {format_cards(lo.cards)} on meld {lo.meld}" for lo in layoffs]
+            return ", ".join(parts) or "nothing"
+        case TakeDiscard(card=card, play=play):
+            return f"take {card or 'the top discard'} and " + describe_move(play)
+    return repr(move)

@@ -1,0 +1,72 @@
+"""What one seat may know: the only place hidden information is removed.
+
+``view_for(state, seat)`` gives a JSON-able dict: the seat's own hand; the others' card counts; the
+table melds with who placed each card; the discard pile/row; the stock *size*; the atu; the scores;
+whose turn it is and the phase; and what this seat may do now. Never another hand, the stock order,
+or the seed of a round still being played. ``seat=None`` is a spectator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .deal import commitment, deal_seed
+from .state import GameState, TableMeld
+
+
+def _meld_view(state: GameState, table_meld: TableMeld) -> dict[str, Any]:
+    meld = table_meld.meld
+    return {
+        "id": table_meld.id,
+        "owner": table_meld.owner,
+        "kind": meld.kind,
+        "cards": [str(c) for c in meld.cards],
+        "placed_by": list(table_meld.placed_by),
+        "points": state.rules.meld_value(meld),
+        "consumed": [str(c.bare()) for c in meld.cards if c.is_joker and c.bare() in state.consumed],
+    }
+
+
+def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` may know (``None``: a spectator), as JSON-able data."""
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
+        raise ValueError(f"no seat {seat!r} at this table")
+    rules = state.rules
+    over = state.phase == "over"
+    view: dict[str, Any] = {
+        "variant": rules.name,
+        "options": dict(rules.options),
+        "players": state.players,
+        "names": list(state.names),
+        "seat": seat,
+        "round": state.round_no,
+        "first": state.first,
+        "turn": state.turn,
+        "phase": state.phase,
+        "version": state.moves_played,
+        "hand": [str(c) for c in state.hands[seat]] if seat is not None else None,
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "stock_size": len(state.stock),
+        "discard": [str(c) for c in state.discard],
+        "melds": [_meld_view(state, m) for m in state.melds],
+        "opened": list(state.opened),
+        "atu": str(state.atu) if state.atu is not None else None,
+        "atu_taken_by": state.atu_taken_by,
+        "turns_started": list(state.turns_started),
+        "consumed_jokers": [str(c) for c in state.consumed],
+        "commitment": commitment(deal_seed(state.secret, state.round_no)),
+        "scores": {
+            "rounds": [result.to_json() for result in state.results],
+            "totals": list(state.totals),
+        },
+        "winners": list(state.winners) if over else None,
+        "lower_wins": rules.lower_wins,
+    }
+    if over:
+        # The last round is over too: its seed may be revealed.
+        view["revealed_seed"] = deal_seed(state.secret, state.round_no).hex()
+    if seat is not None:
+        from .legal import seat_options
+
+        view["you"] = seat_options(state, seat)
+    return view

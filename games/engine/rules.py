@@ -1,0 +1,281 @@
+"""Rule sets: what every variant shares, and the options a table can choose.
+
+A variant is a :class:`Rules` subclass in ``variants/`` that states only how it differs: a few class
+attributes (deck, hand sizes, meld limits, opening) and hooks (card values, round scoring, match
+end). The turn cycle in :mod:`.turn` reads them; it never asks which variant it is playing.
+
+>>> rules = variant("remik51", penaltyLimit=300)
+>>> rules.options["penalty_limit"], rules.options["joker_penalty"]
+(300, 30)
+>>> variant("remik51", jokers_per_deck=4)
+Traceback (most recent call last):
+...
+ValueError: remik51: option jokers_per_deck must be one of 2, 3 (got 4)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from . import errors
+from .cards import Card, build_pack, parse_cards
+from .melds import Meld, MeldPolicy, meld_readings
+
+if TYPE_CHECKING:
+    from .scoring import RoundFacts, ScoreLine
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One table option: its default, what values it takes, and a sentence for the room form."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    kind: type = int
+    nullable: bool = False
+    #: Other spellings accepted on input (values), e.g. {"extraRound": "extra_round"}.
+    synonyms: tuple[tuple[Any, Any], ...] = ()
+
+    def validate(self, variant_name: str, value: Any) -> Any:
+        value = dict(self.synonyms).get(value, value)
+        if value is None:
+            if self.nullable:
+                return None
+            raise ValueError(f"{variant_name}: option {self.name} needs a value")
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise ValueError(f"{variant_name}: option {self.name} must be true or false (got {value!r})")
+        elif self.kind is int:
+            if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                value = int(value)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{variant_name}: option {self.name} must be a whole number (got {value!r})")
+        elif not isinstance(value, self.kind):
+            raise ValueError(f"{variant_name}: option {self.name} must be a {self.kind.__name__} (got {value!r})")
+        if self.choices is not None and value not in self.choices:
+            shown = ", ".join(str(c) for c in self.choices)
+            raise ValueError(f"{variant_name}: option {self.name} must be one of {shown} (got {value!r})")
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"{variant_name}: option {self.name} must be at least {self.minimum} (got {value})")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"{variant_name}: option {self.name} must be at most {self.maximum} (got {value})")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help}
+        if self.choices is not None:
+            data["choices"] = list(self.choices)
+        if self.minimum is not None:
+            data["min"] = self.minimum
+        if self.maximum is not None:
+            data["max"] = self.maximum
+        data["type"] = self.kind.__name__
+        data["nullable"] = self.nullable
+        return data
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+class Rules:
+    """A rule set with its table options. Immutable; compare and hash by name and options."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+
+    # --- deck and deal -----------------------------------------------------------------------
+    min_players: ClassVar[int] = 2
+    #: Penalty variants: lower totals win. Plus variants: higher totals win.
+    lower_wins: ClassVar[bool] = True
+
+    # --- melds -------------------------------------------------------------------------------
+    policy: MeldPolicy = MeldPolicy()
+
+    # --- turn rules (read by turn.py) --------------------------------------------------------
+    #: "pure": the opening must include a run without jokers (R51-31); "any": any run (RMI-25).
+    opening_run: ClassVar[Literal["pure", "any", "none"]] = "none"
+    #: Nothing reaches the table in a seat's first turn of a round (RMI-19).
+    first_turn_locked: ClassVar[bool] = False
+    #: "top": only the top discard may be taken; "row": any visible depth after opening (RMI-31).
+    discard_take: ClassVar[Literal["top", "row"]] = "top"
+    #: Before opening, taking the discard requires going out in the same turn (R51-37).
+    take_before_opening_must_go_out: ClassVar[bool] = False
+    #: "remik": an exchanged joker must go into a new meld in the same move (R51-27);
+    #: "buyback": it goes to the hand and is consumed (RMI-40..42).
+    joker_exchange: ClassVar[Literal["remik", "buyback"]] = "remik"
+    #: A joker may be laid off onto a table meld (R51-Q6 yes; RMI-37 never).
+    joker_layoff: ClassVar[bool] = True
+    #: Remi's atu piece, turned up beside the stock (RMI-14).
+    has_atu: ClassVar[bool] = False
+    #: When the stock is empty and a player must draw: "reshuffle" the pile minus its top card
+    #: (R51-38) or "end" the round (RMI-50).
+    stock_out: ClassVar[Literal["reshuffle", "end"]] = "reshuffle"
+
+    def __init__(self, **options: Any) -> None:
+        specs = {option.name: option for option in self.OPTIONS}
+        values: dict[str, Any] = {}
+        for raw_name, value in options.items():
+            name = _snake(raw_name)
+            if name not in specs:
+                known = ", ".join(sorted(specs))
+                raise ValueError(f"{self.name}: unknown option {raw_name!r} (options: {known})")
+            if name in values:
+                raise ValueError(f"{self.name}: option {name} given twice")
+            values[name] = specs[name].validate(self.name, value)
+        for name, spec in specs.items():
+            values.setdefault(name, spec.default)
+        self._options = values
+        self.check_options(values)
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Cross-option checks; raise ValueError."""
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return dict(self._options)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and (self.name, self._options) == (other.name, other._options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self._options.items()))))
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self._options.items() if v != self._option(k).default}
+        args = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"variant({self.name!r}{args})"
+
+    def _option(self, name: str) -> Option:
+        return next(option for option in self.OPTIONS if option.name == name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.name, "options": dict(self._options)}
+
+    # --- per-variant facts (override) --------------------------------------------------------
+    @property
+    def max_players(self) -> int:
+        return 4
+
+    @property
+    def decks(self) -> int:
+        return 2
+
+    @property
+    def jokers(self) -> int:
+        return 0
+
+    def pack(self) -> tuple[Card, ...]:
+        return build_pack(self.decks, self.jokers)
+
+    def hand_sizes(self, players: int, first: int) -> tuple[int, ...]:
+        """How many cards each seat is dealt when ``first`` plays first."""
+        raise NotImplementedError
+
+    @property
+    def opening_minimum(self) -> int:
+        return 0
+
+    def card_value(self, represented: Card, kind: str, position: int) -> int:
+        """What a card counts on the table, standing for ``represented`` at a run ``position``."""
+        raise NotImplementedError
+
+    def hand_value(self, card: Card) -> int:
+        """What a card costs when left in hand at the end of a round."""
+        raise NotImplementedError
+
+    def score_round(self, facts: RoundFacts) -> tuple[ScoreLine, ...]:
+        raise NotImplementedError
+
+    def match_over(self, totals: Sequence[int], rounds_played: int) -> bool:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The rule set in words, for the room-creation form."""
+        lines = [f"{self.title}: {self.summary}"]
+        for option in self.OPTIONS:
+            lines.append(f"- {option.help} Now: {self._options[option.name]!r}.")
+        return "\n".join(lines)
+
+    @classmethod
+    def option_specs(cls) -> list[dict[str, Any]]:
+        return [option.describe() for option in cls.OPTIONS]
+
+    # --- the public helpers of the issue's API -----------------------------------------------
+    def meld_value(self, meld: Meld) -> int:
+        return sum(
+            self.card_value(rep, meld.kind, pos)
+            for rep, pos in zip(meld.represented, meld.positions, strict=True)
+        )
+
+    def meld_points(self, cards: Iterable[Card] | str) -> int:
+        """Points ``cards`` count when laid as a meld (opening / table points).
+
+        Raises an :class:`~games.engine.errors.InvalidMeldError` subclass (stable ``code``) when
+        they are not a valid meld of this variant.
+        """
+        seq = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+        values = {self.meld_value(m) for m in meld_readings(seq, self.policy)}
+        if len(values) > 1:
+            raise errors.JokerUndeclaredError(
+                " ".join(str(c) for c in seq),
+                "it reads both as a set and as a run with different values: declare the jokers",
+            )
+        return values.pop()
+
+    def hand_points(self, cards: Iterable[Card] | str) -> int:
+        """What ``cards`` cost when left in hand at the end of a round (never negative)."""
+        seq = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+        return sum(self.hand_value(card) for card in seq)
+
+    def best_melds(self, cards: Iterable[Card] | str) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+        """An arrangement of ``cards`` into melds that maximises the points laid.
+
+        Ties go to the fewest leftover points. Returns ``(melds, leftover)``.
+        """
+        from .search import best_arrangement
+
+        seq = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+        return best_arrangement(self, seq)
+
+
+_REGISTRY: dict[str, Callable[..., Rules]] = {}
+
+
+def register(cls: type[Rules]) -> type[Rules]:
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def variant(name: str, **options: Any) -> Rules:
+    """The rule set ``name`` with table ``options`` (snake_case or the rule files' camelCase).
+
+    Unknown names, unknown options and out-of-range values raise ``ValueError``.
+    """
+    from . import variants  # noqa: F401  (registers the variants)
+
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"unknown variant {name!r} (known: {known})") from None
+    return factory(**options)
+
+
+def variant_names() -> list[str]:
+    from . import variants  # noqa: F401
+
+    return sorted(_REGISTRY)
+
+
+def rules_from_json(data: Mapping[str, Any]) -> Rules:
+    return variant(str(data["variant"]), **dict(data.get("options") or {}))

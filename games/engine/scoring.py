@@ -1,0 +1,92 @@
+"""Round scoring plumbing shared by every variant: the facts of a finished round and score lines.
+
+Each variant's ``score_round(facts)`` turns :class:`RoundFacts` into one :class:`ScoreLine` per seat;
+the turn cycle adds them to the running totals and asks ``match_over`` whether to deal again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from .cards import Card
+
+RoundEnd = Literal["went_out", "stock_out", "void"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFacts:
+    """Everything scoring needs to know about a finished round."""
+
+    players: int
+    round_no: int
+    ended: RoundEnd
+    #: The seat that went out, if any.
+    winner: int | None
+    #: The winner laid all their cards in the going-out turn without having laid anything before.
+    one_go: bool
+    #: Cards left in each hand.
+    hands: tuple[tuple[Card, ...], ...]
+    #: Table points credited to each seat (the value of every card it put on the table).
+    table_points: tuple[int, ...]
+    opened: tuple[bool, ...]
+    #: The going-out move had a joker in it (Remi, RMI-43).
+    joker_going_out: bool = False
+    atu: Card | None = None
+    #: Seats that were dealt the atu's twin (Remi, RMI-47).
+    atu_pair_seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One seat's result for one round, with its breakdown."""
+
+    seat: int
+    points: int
+    hand: int = 0
+    table: int = 0
+    bonus: int = 0
+    atu_bonus: int = 0
+    multiplier: int = 1
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["notes"] = list(self.notes)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ScoreLine:
+        return cls(**{**data, "notes": tuple(data.get("notes", ()))})
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A scored round: how it ended, the lines and the totals after it."""
+
+    round_no: int
+    first: int
+    ended: RoundEnd
+    winner: int | None
+    lines: tuple[ScoreLine, ...]
+    totals: tuple[int, ...]
+    #: The cards each seat still held (public once the round is over).
+    hands: tuple[tuple[Card, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round_no,
+            "first": self.first,
+            "ended": self.ended,
+            "winner": self.winner,
+            "lines": [line.to_json() for line in self.lines],
+            "totals": list(self.totals),
+            "hands": [[c.id for c in hand] for hand in self.hands],
+        }
+
+
+def standings(totals: Sequence[int], lower_wins: bool) -> tuple[int, ...]:
+    """Seats holding the best total (several on a tie)."""
+    best = min(totals) if lower_wins else max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == best)

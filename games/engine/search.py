@@ -1,0 +1,487 @@
+"""Search over a hand: the arrangement into melds that lays the most points.
+
+The search is exact. It walks the natural cards in a fixed order (suit by suit, ace first); the
+first card not yet decided is either left in hand or put into one meld that contains it, and every
+meld is built around the first undecided card of its suit, so each arrangement is met once. Results
+are memoised on the multiset of undecided cards and the jokers left. Points of a meld do not depend
+on whether a place is filled by the natural card or by a joker, so jokers are placed freely.
+
+>>> from games.engine import variant, format_cards
+>>> melds, leftover = variant("remik51").best_melds("9S TS JS 8H 8D 8C 2C")
+>>> [str(m) for m in melds], format_cards(leftover)
+(['9S TS JS', '8H 8D 8C'], '2C')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import RANKS, SUITS, Card
+from .melds import Meld, position_rank
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+#: Canonical order of natural cards: suit-major, ace first (index = suit * 13 + rank index).
+_RANK_ORDER = "A23456789TJQK"
+_BITS = 2  # up to 3 copies of a card in one hand (two decks hold 2)
+_MASK = (1 << _BITS) - 1
+
+
+def _index(card: Card) -> int:
+    return SUITS.index(card.suit) * 13 + _RANK_ORDER.index(card.rank)
+
+
+def _pos_index(suit: int, position: int) -> int:
+    """Index of the natural card at a run position (1 and 14 are both the ace)."""
+    return suit * 13 + (0 if position in (1, 14) else position - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    kind: str  # "leftover" | "set" | "run"
+    # Sets: (card indexes..., then None per joker). Runs: one entry per position, None = joker.
+    slots: tuple[int | None, ...]
+    start: int = 0
+    rank_index: int = 0
+
+
+class _Searcher:
+    def __init__(self, rules: Rules, jokers: int, card_bonus: int = 0) -> None:
+        policy = rules.policy
+        self.card_bonus = card_bonus
+        self.policy = policy
+        self.rules = rules
+        self.memo: dict[tuple[int, int], tuple[int, int, _Choice | None]] = {}
+        self.run_value = [0] + [
+            rules.card_value(Card(position_rank(p), "S"), "run", p) for p in range(1, 15)
+        ]
+        self.set_value = [rules.card_value(Card(r, "S"), "set", 0) for r in _RANK_ORDER]
+        self.hand_value = [rules.hand_value(Card(r, s)) for s in SUITS for r in _RANK_ORDER]
+        self.joker_hand_value = rules.hand_value(Card("JK", ""))
+        self.low = 1 if policy.ace_low else 2
+        self.high = 14 if policy.ace_high else 13
+        self.total_jokers = jokers
+
+    # The state: counts packed into an int, _BITS bits per card index.
+    def best(self, counts: int, jokers: int) -> tuple[int, int, _Choice | None]:
+        key = (counts, jokers)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if counts == 0:
+            result: tuple[int, int, _Choice | None] = (0, 0, None)
+            self.memo[key] = result
+            return result
+        first = (counts & -counts).bit_length() - 1
+        index = first // _BITS
+        # Option 1: the card stays in hand.
+        rest = self.best(counts - (1 << (index * _BITS)), jokers)
+        best_points, best_used, best_choice = rest[0], rest[1], _Choice("leftover", (index,))
+        for choice, used_counts, used_jokers, points, used_value in self._melds_with(index, counts, jokers):
+            sub = self.best(counts - used_counts, jokers - used_jokers)
+            total = points + sub[0]
+            used = used_value + sub[1]
+            if total > best_points or (total == best_points and used > best_used):
+                best_points, best_used, best_choice = total, used, choice
+        result = (best_points, best_used, best_choice)
+        self.memo[key] = result
+        return result
+
+    def _count(self, counts: int, index: int) -> int:
+        return (counts >> (index * _BITS)) & _MASK
+
+    def _melds_with(
+        self, index: int, counts: int, jokers: int
+    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
+        yield from self._sets_with(index, counts, jokers)
+        yield from self._runs_with(index, counts, jokers)
+
+    def _sets_with(self, index: int, counts: int, jokers: int) -> Iterator[tuple[_Choice, int, int, int, int]]:
+        policy = self.policy
+        suit, rank_index = divmod(index, 13)
+        others = [
+            s * 13 + rank_index
+            for s in range(4)
+            if s != suit and self._count(counts, s * 13 + rank_index) > 0
+        ]
+        value = self.set_value[rank_index]
+        jv = self.joker_hand_value
+        for mask in range(1 << len(others)):
+            members = [index] + [others[i] for i in range(len(others)) if mask >> i & 1]
+            naturals = len(members)
+            for used_jokers in range(0, min(jokers, 4 - naturals) + 1):
+                size = naturals + used_jokers
+                if size < policy.set_min or size > policy.set_max:
+                    continue
+                if used_jokers > policy.jokers_allowed_in_set(size):
+                    continue
+                used_counts = sum(1 << (m * _BITS) for m in members)
+                used_value = sum(self.hand_value[m] for m in members) + used_jokers * jv
+                choice = _Choice("set", (*members, *([None] * used_jokers)), rank_index=rank_index)
+                yield choice, used_counts, used_jokers, (value + self.card_bonus) * size, used_value
+
+    def _runs_with(self, index: int, counts: int, jokers: int) -> Iterator[tuple[_Choice, int, int, int, int]]:
+        suit, rank_index = divmod(index, 13)
+        positions = [1, 14] if rank_index == 0 else [rank_index + 1]
+        for pc in positions:
+            if pc < self.low or pc > self.high:
+                continue
+            yield from self._runs_at(index, suit, pc, counts, jokers)
+
+    def _runs_at(
+        self, index: int, suit: int, pc: int, counts: int, jokers: int
+    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
+        policy = self.policy
+        adjacent_ok = policy.adjacent_jokers
+        jv = self.joker_hand_value
+        # Left of the card: every natural below it in this suit is already decided, so only jokers
+        # (for an ace played high, the cards below it are still undecided and may be naturals).
+        ace_high = pc == 14
+        left_options: list[tuple[int, tuple[int | None, ...], int, int, int, int]] = []
+        # (start, slots, jokers used, counts used, points, used hand value)
+        left_options.append((pc, (index,), 0, 1 << (index * _BITS), self.run_value[pc], self.hand_value[index]))
+        if ace_high:
+            frontier = list(left_options)
+            while frontier:
+                start, slots, uj, uc, pts, uv = frontier.pop()
+                p = start - 1
+                if p < max(self.low, 2) or (start == pc and False):
+                    continue
+                nat = _pos_index(suit, p)
+                if self._count(counts - uc, nat) > 0:
+                    item = (p, (nat, *slots), uj, uc + (1 << (nat * _BITS)), pts + self.run_value[p],
+                            uv + self.hand_value[nat])
+                    left_options.append(item)
+                    frontier.append(item)
+                if uj < jokers and (adjacent_ok or slots[0] is not None):
+                    item = (p, (None, *slots), uj + 1, uc, pts + self.run_value[p], uv + jv)
+                    left_options.append(item)
+                    frontier.append(item)
+        else:
+            start, slots, uj, uc, pts, uv = left_options[0]
+            while start - 1 >= self.low and uj < jokers and (adjacent_ok or slots[0] is not None):
+                start -= 1
+                slots = (None, *slots)
+                uj += 1
+                pts += self.run_value[start]
+                uv += jv
+                left_options.append((start, slots, uj, uc, pts, uv))
+        for start, slots, uj, uc, pts, uv in left_options:
+            yield from self._extend_right(suit, start, slots, uj, uc, pts, uv, counts, jokers)
+
+    def _extend_right(
+        self, suit: int, start: int, slots: tuple[int | None, ...], uj: int, uc: int, pts: int, uv: int,
+        counts: int, jokers: int,
+    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
+        policy = self.policy
+        if len(slots) >= policy.run_min:
+            yield _Choice("run", slots, start=start), uc, uj, pts + self.card_bonus * len(slots), uv
+        end = start + len(slots)  # the next position
+        if end > self.high or (start == 1 and end == 14):
+            return
+        nat = _pos_index(suit, end)
+        if self._count(counts - uc, nat) > 0:
+            yield from self._extend_right(
+                suit, start, (*slots, nat), uj, uc + (1 << (nat * _BITS)), pts + self.run_value[end],
+                uv + self.hand_value[nat], counts, jokers,
+            )
+        if uj < jokers and (policy.adjacent_jokers or slots[-1] is not None):
+            yield from self._extend_right(
+                suit, start, (*slots, None), uj + 1, uc, pts + self.run_value[end],
+                uv + self.joker_hand_value, counts, jokers,
+            )
+
+
+def best_arrangement(
+    rules: Rules, cards: Sequence[Card], *, cover: bool = False
+) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    """See :meth:`Rules.best_melds`. Melds come out with every joker declared.
+
+    ``cover=True`` first maximises the number of cards melded, then the points.
+    """
+    naturals: dict[int, list[Card]] = {}
+    jokers: list[Card] = []
+    for card in cards:
+        if card.is_joker:
+            jokers.append(card.bare())
+        else:
+            naturals.setdefault(_index(card), []).append(card)
+    counts = 0
+    for idx, group in naturals.items():
+        if len(group) > _MASK:
+            raise ValueError(f"more than {_MASK} copies of {group[0].face} in one hand")
+        counts += len(group) << (idx * _BITS)
+    searcher = _Searcher(rules, len(jokers), card_bonus=1000 if cover else 0)
+    melds: list[Meld] = []
+    leftover: list[Card] = []
+    pool = {idx: list(group) for idx, group in naturals.items()}
+    spare_jokers = list(jokers)
+    state, left = counts, len(jokers)
+    while state:
+        _, _, choice = searcher.best(state, left)
+        assert choice is not None
+        if choice.kind == "leftover":
+            idx = choice.slots[0]
+            assert idx is not None
+            leftover.append(pool[idx].pop(0))
+            state -= 1 << (idx * _BITS)
+            continue
+        meld_cards: list[Card] = []
+        if choice.kind == "set":
+            rank = _RANK_ORDER[choice.rank_index]
+            present = {(i // 13) for i in choice.slots if i is not None}
+            free = iter(s for s in range(4) if s not in present)
+            for slot in choice.slots:
+                if slot is None:
+                    meld_cards.append(spare_jokers.pop(0).declared(Card(rank, SUITS[next(free)])))
+                    left -= 1
+                else:
+                    meld_cards.append(pool[slot].pop(0))
+                    state -= 1 << (slot * _BITS)
+            melds.append(Meld("set", tuple(meld_cards), rank=rank))
+        else:
+            suit_letter = next(
+                SUITS[i // 13] for i in choice.slots if i is not None
+            )
+            for offset, slot in enumerate(choice.slots):
+                if slot is None:
+                    rep = Card(position_rank(choice.start + offset), suit_letter)
+                    meld_cards.append(spare_jokers.pop(0).declared(rep))
+                    left -= 1
+                else:
+                    meld_cards.append(pool[slot].pop(0))
+                    state -= 1 << (slot * _BITS)
+            melds.append(Meld("run", tuple(meld_cards), start=choice.start, suit=suit_letter))
+    leftover.extend(spare_jokers)
+    return tuple(melds), tuple(leftover)
+
+
+def arrangement_value(rules: Rules, melds: Sequence[Meld]) -> int:
+    return sum(rules.meld_value(m) for m in melds)
+
+
+__all__ = ["RANKS", "arrangement_value", "best_arrangement"]
+
+
+# --- openings and melds for bots, hints and legal_moves ------------------------------------------
+
+
+def runs_in(rules: Rules, cards: Sequence[Card], *, pure: bool, max_len: int = 5) -> list[Meld]:
+    """Runs of 3..``max_len`` cards that can be made from ``cards`` (at most one joker unless pure)."""
+    from .melds import meld_readings
+
+    by_face: dict[str, Card] = {}
+    jokers = [c for c in cards if c.is_joker]
+    for card in cards:
+        if not card.is_joker:
+            by_face.setdefault(card.face, card)
+    found: list[Meld] = []
+    seen: set[tuple[str, ...]] = set()
+    for suit in SUITS:
+        for start in range(1, 13):
+            for length in range(3, max_len + 1):
+                end = start + length - 1
+                if end > 14 or (start == 1 and end == 14):
+                    continue
+                slots: list[Card] = []
+                used_joker = 0
+                for position in range(start, end + 1):
+                    card = by_face.get(position_rank(position) + suit)
+                    if card is None:
+                        if pure or used_joker or not jokers:
+                            break
+                        used_joker += 1
+                        slots.append(jokers[0].declared(Card(position_rank(position), suit)))
+                    else:
+                        slots.append(card)
+                else:
+                    key = tuple(str(c) for c in slots)
+                    if key in seen:
+                        continue
+                    try:
+                        readings = [m for m in meld_readings(slots, rules.policy) if m.kind == "run"]
+                    except Exception:  # noqa: BLE001 - an invalid candidate is simply not a run
+                        continue
+                    if readings:
+                        seen.add(key)
+                        found.append(readings[0])
+    return found
+
+
+def _without(cards: Sequence[Card], used: Sequence[Card]) -> list[Card]:
+    rest = list(cards)
+    for card in used:
+        rest.remove(card.bare() if card.is_joker else card)
+    return rest
+
+
+def _meets(rules: Rules, melds: Sequence[Meld]) -> bool:
+    if rules.opening_run == "pure" and not any(m.kind == "run" and m.is_pure for m in melds):
+        return False
+    if rules.opening_run == "any" and not any(m.kind == "run" for m in melds):
+        return False
+    return arrangement_value(rules, melds) >= rules.opening_minimum
+
+
+def _trim_to_keep(rules: Rules, melds: list[Meld], cards: Sequence[Card], keep: int) -> list[Meld] | None:
+    """Give back melded cards until ``keep`` cards stay in hand, still meeting the opening."""
+    from .melds import meld_readings
+
+    melds = list(melds)
+    while len(cards) - sum(len(m.cards) for m in melds) < keep:
+        best: list[Meld] | None = None
+        best_value = -1
+        for i, meld in enumerate(melds):
+            options: list[list[Meld]] = [melds[:i] + melds[i + 1 :]]
+            if len(meld.cards) > 3:
+                for cut in (meld.cards[1:], meld.cards[:-1]) if meld.kind == "run" else [
+                    meld.cards[:j] + meld.cards[j + 1 :] for j in range(len(meld.cards))
+                ]:
+                    try:
+                        reading = [m for m in meld_readings(cut, rules.policy) if m.kind == meld.kind]
+                    except Exception:  # noqa: BLE001
+                        continue
+                    if reading:
+                        options.append(melds[:i] + [reading[0]] + melds[i + 1 :])
+            for option in options:
+                value = arrangement_value(rules, option)
+                if _meets(rules, option) and value > best_value:
+                    best, best_value = option, value
+        if best is None:
+            return None
+        melds = best
+    return melds
+
+
+def find_opening(
+    rules: Rules, cards: Sequence[Card], *, include: Card | None = None, keep: int = 1,
+    cover: bool = False,
+) -> list[Meld] | None:
+    """Melds from ``cards`` that make a legal opening (most points found), leaving ``keep`` cards.
+
+    ``include``: a card that must be in one of the melds (a taken discard). ``cover``: prefer
+    melding as many cards as possible (for going out). A search for bots and hints: it finds an
+    opening in every ordinary case, but is not a proof that none exists.
+    """
+    cards = [c.bare() for c in cards]
+    candidates: list[list[Meld]] = []
+    base, _ = best_arrangement(rules, cards, cover=cover)
+    candidates.append(list(base))
+    seeds = runs_in(rules, cards, pure=rules.opening_run == "pure")
+    if rules.opening_run != "none" and not any(
+        m.kind == "run" and (m.is_pure or rules.opening_run == "any") for m in base
+    ):
+        for seed in seeds:
+            rest, _ = best_arrangement(rules, _without(cards, seed.cards), cover=cover)
+            candidates.append([seed, *rest])
+    if include is not None:
+        holders = [m for m in _small_melds_with(rules, cards, include)]
+        for holder in holders:
+            rest_cards = _without(cards, holder.cards)
+            rest, _ = best_arrangement(rules, rest_cards, cover=cover)
+            candidates.append([holder, *rest])
+            if rules.opening_run != "none":
+                for seed in runs_in(rules, rest_cards, pure=rules.opening_run == "pure"):
+                    more, _ = best_arrangement(rules, _without(rest_cards, seed.cards), cover=cover)
+                    candidates.append([holder, seed, *more])
+    best: list[Meld] | None = None
+    best_key = (-1, -1)
+    for melds in candidates:
+        if include is not None and not any(include in m.cards for m in melds):
+            continue
+        if not _meets(rules, melds):
+            continue
+        trimmed = _trim_to_keep(rules, melds, cards, keep)
+        if trimmed is None or (include is not None and not any(include in m.cards for m in trimmed)):
+            continue
+        used = sum(len(m.cards) for m in trimmed)
+        key = (used, arrangement_value(rules, trimmed)) if cover else (arrangement_value(rules, trimmed), used)
+        if key > best_key:
+            best, best_key = trimmed, key
+    return best
+
+
+def _small_melds_with(rules: Rules, cards: Sequence[Card], card: Card) -> list[Meld]:
+    """Valid 3- and 4-card melds from ``cards`` that hold ``card`` (jokers declared)."""
+    from itertools import combinations
+
+    from .melds import read_meld
+
+    others = [c for c in cards if c != card]
+    naturals_same = [c for c in others if not c.is_joker and (c.rank == card.rank or c.suit == card.suit)]
+    jokers = [c for c in others if c.is_joker][:2]
+    pool = naturals_same + jokers
+    found: list[Meld] = []
+    seen: set[tuple[str, ...]] = set()
+    for size in (2, 3):
+        for combo in combinations(pool, size):
+            group = [card, *combo]
+            if card.is_joker:
+                continue
+            ordered = _order_for_meld(group)
+            for attempt in ordered:
+                key = tuple(sorted(str(c) for c in attempt))
+                if key in seen:
+                    continue
+                try:
+                    meld = read_meld(attempt, rules.policy)
+                except Exception:  # noqa: BLE001
+                    continue
+                seen.add(key)
+                found.append(meld)
+                break
+    return found
+
+
+def _order_for_meld(group: list[Card]) -> list[list[Card]]:
+    """Plausible orders of a small group as a set or a run (jokers declared to fill gaps)."""
+    from .cards import RANK_NUMBER
+
+    naturals = [c for c in group if not c.is_joker]
+    jokers = [c for c in group if c.is_joker]
+    out: list[list[Card]] = []
+    if len({c.rank for c in naturals}) == 1:
+        present = {c.suit for c in naturals}
+        free = [s for s in SUITS if s not in present]
+        if len(free) >= len(jokers):
+            out.append(naturals + [j.declared(Card(naturals[0].rank, free[i])) for i, j in enumerate(jokers)])
+    if len({c.suit for c in naturals}) == 1:
+        suit = naturals[0].suit
+        for ace_high in (False, True):
+            def number(c: Card) -> int:
+                if c.rank == "A":
+                    return 14 if ace_high else 1
+                return RANK_NUMBER[c.rank]
+            ordered = sorted(naturals, key=number)
+            positions = [number(c) for c in ordered]
+            if len(set(positions)) != len(positions):
+                continue
+            span = positions[-1] - positions[0] + 1
+            gaps = span - len(ordered)
+            if gaps > len(jokers):
+                continue
+            spare = len(jokers) - gaps
+            row: list[Card] = []
+            spare_jokers = list(jokers)
+            for p in range(positions[0], positions[-1] + 1):
+                card = next((c for c in ordered if number(c) == p), None)
+                row.append(card if card is not None else spare_jokers.pop().declared(Card(position_rank(p), suit)))
+            top, bottom = positions[-1], positions[0]
+            for _ in range(spare):
+                if top < 14 and not (bottom == 1 and top == 13):
+                    top += 1
+                    row.append(spare_jokers.pop().declared(Card(position_rank(top), suit)))
+                elif bottom > 1:
+                    bottom -= 1
+                    row.insert(0, spare_jokers.pop().declared(Card(position_rank(bottom), suit)))
+            if not spare_jokers:
+                out.append(row)
+    return out
+
+
+def melds_with(rules: Rules, cards: Sequence[Card], card: Card) -> list[Meld]:
+    """Small melds holding ``card`` that can be made from ``cards`` (which include it)."""
+    return _small_melds_with(rules, [c.bare() for c in cards], card.bare())

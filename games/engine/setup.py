@@ -1,0 +1,109 @@
+"""Set up a position from given hands, stock, discard pile and table: for tests and puzzles.
+
+Cards may be written without copy ids; they get the first free copy of the pack. Cards of the pack
+not named anywhere go to the bottom of the stock (or nowhere, with ``rest="drop"``), so card
+conservation holds unless asked otherwise.
+
+>>> from games.engine import variant, position, view_for
+>>> state = position(variant("remik51"), hands=["9S TS JS 8H 8D 8C 2C", "5D 6D"], turn=0, phase="play",
+...                  stock="KS", rest="drop")
+>>> view_for(state, 0)["hand"]
+['9S#1', 'TS#1', 'JS#1', '8H#1', '8D#1', '8C#1', '2C#1']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Literal
+
+from .cards import Card, parse_cards
+from .deal import deal_seed, secret_bytes, shuffle
+from .melds import read_meld
+from .rules import Rules
+from .state import GameState, Phase, TableMeld
+from .turn import new_game
+
+CardsText = str | Sequence[Card]
+
+
+def _as_cards(value: CardsText) -> tuple[Card, ...]:
+    return parse_cards(value) if isinstance(value, str) else tuple(value)
+
+
+class _Allocator:
+    def __init__(self, pack: Sequence[Card]) -> None:
+        self.free = list(pack)
+
+    def claim(self, card: Card) -> Card:
+        for i, physical in enumerate(self.free):
+            if card.matches(physical):
+                del self.free[i]
+                return physical if card.stands_for is None else physical.declared(card.stands_for)
+        raise ValueError(f"{card} is not (or no longer) in the pack")
+
+
+def position(
+    rules: Rules,
+    *,
+    hands: Sequence[CardsText],
+    stock: CardsText = "",
+    discard: CardsText = "",
+    melds: Sequence[tuple[int, CardsText]] = (),
+    opened: Sequence[bool] | None = None,
+    turn: int = 0,
+    phase: Phase = "draw",
+    first: int | None = None,
+    atu: str | Card | None = None,
+    turns_started: Sequence[int] | None = None,
+    totals: Sequence[int] | None = None,
+    round_no: int = 1,
+    seed: int | str | bytes = 0,
+    names: Sequence[str] | None = None,
+    rest: Literal["stock", "drop"] = "stock",
+) -> GameState:
+    """A position with exactly these cards where named (see the module docstring)."""
+    players = len(hands)
+    base = new_game(rules, list(names) if names else players, seed, first=first if first is not None else turn)
+    alloc = _Allocator(rules.pack())
+    table: list[TableMeld] = []
+    for meld_id, (owner, cards) in enumerate(melds, start=1):
+        physical = [alloc.claim(c) for c in _as_cards(cards)]
+        meld = read_meld(physical, rules.policy)
+        table.append(TableMeld(meld_id, owner, meld, (owner,) * len(physical)))
+    dealt = tuple(tuple(alloc.claim(c) for c in _as_cards(hand)) for hand in hands)
+    discard_cards = tuple(alloc.claim(c) for c in _as_cards(discard))
+    stock_cards = [alloc.claim(c) for c in _as_cards(stock)]
+    atu_card = None
+    if rules.has_atu:
+        if atu is None:
+            atu_card = alloc.free.pop(0)
+        else:
+            atu_card = alloc.claim(parse_cards(atu)[0] if isinstance(atu, str) else atu)
+    if rest == "stock":
+        stock_cards += shuffle(alloc.free, deal_seed(secret_bytes(seed), round_no))
+    opened_flags = tuple(opened) if opened is not None else tuple(any(m.owner == s for m in table) for s in range(players))
+    pair = ()
+    if atu_card is not None:
+        pair = tuple(s for s, hand in enumerate(dealt) for c in hand if c.same_face(atu_card) and c != atu_card)
+    started = tuple(turns_started) if turns_started is not None else tuple(
+        2 if s == turn else 1 for s in range(players)
+    )
+    return replace(
+        base,
+        round_no=round_no,
+        first=first if first is not None else turn,
+        hands=dealt,
+        stock=tuple(stock_cards),
+        discard=discard_cards,
+        melds=tuple(table),
+        opened=opened_flags,
+        turn=turn,
+        phase=phase,
+        turns_started=started,
+        opened_at_turn_start=opened_flags[turn],
+        atu=atu_card,
+        atu_pair_seats=pair,
+        next_meld_id=len(table) + 1,
+        totals=tuple(totals) if totals is not None else (0,) * players,
+    )
