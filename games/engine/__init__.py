@@ -18,7 +18,17 @@ from .errors import IllegalMoveError, InvalidMeldError, MalformedMoveError
 from .events import Event, events_for
 from .legal import legal_moves
 from .melds import Meld, MeldPolicy
-from .moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard, move_from_json, move_to_json
+from .moves import (
+    Discard,
+    DrawStock,
+    Exchange,
+    LayOff,
+    Move,
+    Play,
+    TakeDiscard,
+    move_from_json,
+    move_to_json,
+)
 from .perspective import view_for
 from .records import record_from_json, record_to_json, replay, verify_deal
 from .rules import Rules, variant, variant_names

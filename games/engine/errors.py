@@ -102,12 +102,6 @@ class MustKeepDiscardError(IllegalMoveError):
     code = "must_keep_discard"
 
 
-class DiscardTakenCardError(IllegalMoveError):
-    """The card taken from the discard pile cannot be discarded in the same turn."""
-
-    code = "discard_taken_card"
-
-
 class CannotTakeDiscardError(IllegalMoveError):
     """The discard pile cannot be taken this way."""
 
@@ -118,15 +112,6 @@ class TakenCardNotMeldedError(IllegalMoveError):
     """The card taken from the discard pile must be used in a new meld laid in the same move."""
 
     code = "taken_card_not_melded"
-
-
-class StockEmptyError(IllegalMoveError):
-    """The stock is empty."""
-
-    code = "stock_empty"
-
-
-# --- melds and the table ---------------------------------------------------------------------
 
 
 class InvalidMeldError(IllegalMoveError):

@@ -94,7 +94,10 @@ def play_options(state: GameState, seat: int) -> list[Play]:
         for slot, rep in zip(meld.cards, meld.represented, strict=True):
             if not slot.is_joker:
                 continue
-            natural = next((c for c in hand if not c.is_joker and _can_replace(state, table_meld.meld, rep, c)), None)
+            natural = next(
+                (c for c in hand if not c.is_joker and _can_replace(state, table_meld.meld, rep, c)),
+                None,
+            )
             if natural is None:
                 continue
             exchange = Exchange(table_meld.id, natural)

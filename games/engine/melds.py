@@ -10,6 +10,7 @@ stands) come in a :class:`MeldPolicy`; everything else is common to the rummy fa
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -195,9 +196,7 @@ def _declare_set_jokers(meld: Meld, policy: MeldPolicy, text: str, *, keep: bool
     """Give every undeclared set joker a missing suit (or refuse where declarations bind)."""
     present = {card.suit for card in meld.cards if not card.is_joker}
     taken = {
-        card.stands_for.suit
-        for card in meld.cards
-        if card.is_joker and card.stands_for is not None and keep
+        card.stands_for.suit for card in meld.cards if card.is_joker and card.stands_for is not None and keep
     }
     free = [suit for suit in SUITS if suit not in present and suit not in taken]
     undeclared = [c for c in meld.cards if c.is_joker and (c.stands_for is None or not keep)]
@@ -274,10 +273,12 @@ def _read_run(cards: Sequence[Card], policy: MeldPolicy, text: str) -> Meld:
                         rule=policy.rule_joker or None,
                     )
         if not policy.adjacent_jokers and any(
-            a.is_joker and b.is_joker for a, b in zip(cards, cards[1:], strict=False)
+            a.is_joker and b.is_joker for a, b in itertools.pairwise(cards)
         ):
             raise errors.AdjacentJokersError(
-                text, "two jokers may not lie next to each other in a run", rule=policy.rule_joker or None
+                text,
+                "two jokers may not lie next to each other in a run",
+                rule=policy.rule_joker or None,
             )
         return Meld("run", tuple(cards), start=start, suit=suit)
     if _cyclic_run(cards):
@@ -296,12 +297,15 @@ def _cyclic_run(cards: Sequence[Card]) -> bool:
     """True if the cards would be consecutive were K-A-2 allowed."""
     index, first = next((i, c) for i, c in enumerate(cards) if not c.is_joker)
     base = (RANK_NUMBER[first.rank] - 2 - index) % 13
-    return all(
-        (RANK_NUMBER[c.rank] - 2) % 13 == (base + i) % 13 for i, c in enumerate(cards) if not c.is_joker
-    ) and len(cards) <= 13
+    return (
+        all((RANK_NUMBER[c.rank] - 2) % 13 == (base + i) % 13 for i, c in enumerate(cards) if not c.is_joker)
+        and len(cards) <= 13
+    )
 
 
-def extend_meld(meld: Meld, card: Card, policy: MeldPolicy, *, at: Literal["low", "high"] | None = None) -> Meld:
+def extend_meld(
+    meld: Meld, card: Card, policy: MeldPolicy, *, at: Literal["low", "high"] | None = None
+) -> Meld:
     """The meld with ``card`` added: a run at one end, a set anywhere. Raises InvalidMeldError."""
     if meld.kind == "set":
         combined = [*meld.cards, card]

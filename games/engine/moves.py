@@ -99,18 +99,30 @@ def _play_from_json(data: Mapping[str, Any]) -> Play:
     melds_raw = data.get("melds", [])
     layoffs_raw = data.get("layoffs", [])
     exchanges_raw = data.get("exchanges", [])
-    if not isinstance(melds_raw, list) or not isinstance(layoffs_raw, list) or not isinstance(exchanges_raw, list):
+    if (
+        not isinstance(melds_raw, list)
+        or not isinstance(layoffs_raw, list)
+        or not isinstance(exchanges_raw, list)
+    ):
         raise MalformedMoveError("melds, layoffs and exchanges must be lists")
     melds = tuple(_cards(meld, "a meld") for meld in melds_raw)
     layoffs = []
     for item in layoffs_raw:
-        if not isinstance(item, Mapping) or not isinstance(item.get("meld"), int) or isinstance(item.get("meld"), bool):
-            raise MalformedMoveError("a lay-off is {\"meld\": <id>, \"cards\": [...]}")
+        if (
+            not isinstance(item, Mapping)
+            or not isinstance(item.get("meld"), int)
+            or isinstance(item.get("meld"), bool)
+        ):
+            raise MalformedMoveError('a lay-off is {"meld": <id>, "cards": [...]}')
         layoffs.append(LayOff(item["meld"], _cards(item.get("cards"), "a lay-off's cards")))
     exchanges = []
     for item in exchanges_raw:
-        if not isinstance(item, Mapping) or not isinstance(item.get("meld"), int) or not isinstance(item.get("card"), str):
-            raise MalformedMoveError("an exchange is {\"meld\": <id>, \"card\": \"5D\"}")
+        if (
+            not isinstance(item, Mapping)
+            or not isinstance(item.get("meld"), int)
+            or not isinstance(item.get("card"), str)
+        ):
+            raise MalformedMoveError('an exchange is {"meld": <id>, "card": "5D"}')
         exchanges.append(Exchange(item["meld"], parse_card(item["card"])))
     return Play(melds, tuple(layoffs), tuple(exchanges))
 

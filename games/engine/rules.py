@@ -58,14 +58,20 @@ class Option:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"{variant_name}: option {self.name} must be a whole number (got {value!r})")
         elif not isinstance(value, self.kind):
-            raise ValueError(f"{variant_name}: option {self.name} must be a {self.kind.__name__} (got {value!r})")
+            raise ValueError(
+                f"{variant_name}: option {self.name} must be a {self.kind.__name__} (got {value!r})"
+            )
         if self.choices is not None and value not in self.choices:
             shown = ", ".join(str(c) for c in self.choices)
             raise ValueError(f"{variant_name}: option {self.name} must be one of {shown} (got {value!r})")
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"{variant_name}: option {self.name} must be at least {self.minimum} (got {value})")
+            raise ValueError(
+                f"{variant_name}: option {self.name} must be at least {self.minimum} (got {value})"
+            )
         if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"{variant_name}: option {self.name} must be at most {self.maximum} (got {value})")
+            raise ValueError(
+                f"{variant_name}: option {self.name} must be at most {self.maximum} (got {value})"
+            )
         return value
 
     def describe(self) -> dict[str, Any]:
@@ -145,7 +151,10 @@ class Rules:
         return dict(self._options)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Rules) and (self.name, self._options) == (other.name, other._options)
+        return isinstance(other, Rules) and (self.name, self._options) == (
+            other.name,
+            other._options,
+        )
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted(self._options.items()))))

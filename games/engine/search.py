@@ -55,9 +55,7 @@ class _Searcher:
         self.policy = policy
         self.rules = rules
         self.memo: dict[tuple[int, int], tuple[int, int, _Choice | None]] = {}
-        self.run_value = [0] + [
-            rules.card_value(Card(position_rank(p), "S"), "run", p) for p in range(1, 15)
-        ]
+        self.run_value = [0] + [rules.card_value(Card(position_rank(p), "S"), "run", p) for p in range(1, 15)]
         self.set_value = [rules.card_value(Card(r, "S"), "set", 0) for r in _RANK_ORDER]
         self.hand_value = [rules.hand_value(Card(r, s)) for s in SUITS for r in _RANK_ORDER]
         self.joker_hand_value = rules.hand_value(Card("JK", ""))
@@ -99,7 +97,9 @@ class _Searcher:
         yield from self._sets_with(index, counts, jokers)
         yield from self._runs_with(index, counts, jokers)
 
-    def _sets_with(self, index: int, counts: int, jokers: int) -> Iterator[tuple[_Choice, int, int, int, int]]:
+    def _sets_with(
+        self, index: int, counts: int, jokers: int
+    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
         policy = self.policy
         suit, rank_index = divmod(index, 13)
         others = [
@@ -123,7 +123,9 @@ class _Searcher:
                 choice = _Choice("set", (*members, *([None] * used_jokers)), rank_index=rank_index)
                 yield choice, used_counts, used_jokers, (value + self.card_bonus) * size, used_value
 
-    def _runs_with(self, index: int, counts: int, jokers: int) -> Iterator[tuple[_Choice, int, int, int, int]]:
+    def _runs_with(
+        self, index: int, counts: int, jokers: int
+    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
         suit, rank_index = divmod(index, 13)
         positions = [1, 14] if rank_index == 0 else [rank_index + 1]
         for pc in positions:
@@ -142,18 +144,26 @@ class _Searcher:
         ace_high = pc == 14
         left_options: list[tuple[int, tuple[int | None, ...], int, int, int, int]] = []
         # (start, slots, jokers used, counts used, points, used hand value)
-        left_options.append((pc, (index,), 0, 1 << (index * _BITS), self.run_value[pc], self.hand_value[index]))
+        left_options.append(
+            (pc, (index,), 0, 1 << (index * _BITS), self.run_value[pc], self.hand_value[index])
+        )
         if ace_high:
             frontier = list(left_options)
             while frontier:
                 start, slots, uj, uc, pts, uv = frontier.pop()
                 p = start - 1
-                if p < max(self.low, 2) or (start == pc and False):
+                if p < max(self.low, 2):
                     continue
                 nat = _pos_index(suit, p)
                 if self._count(counts - uc, nat) > 0:
-                    item = (p, (nat, *slots), uj, uc + (1 << (nat * _BITS)), pts + self.run_value[p],
-                            uv + self.hand_value[nat])
+                    item = (
+                        p,
+                        (nat, *slots),
+                        uj,
+                        uc + (1 << (nat * _BITS)),
+                        pts + self.run_value[p],
+                        uv + self.hand_value[nat],
+                    )
                     left_options.append(item)
                     frontier.append(item)
                 if uj < jokers and (adjacent_ok or slots[0] is not None):
@@ -173,8 +183,16 @@ class _Searcher:
             yield from self._extend_right(suit, start, slots, uj, uc, pts, uv, counts, jokers)
 
     def _extend_right(
-        self, suit: int, start: int, slots: tuple[int | None, ...], uj: int, uc: int, pts: int, uv: int,
-        counts: int, jokers: int,
+        self,
+        suit: int,
+        start: int,
+        slots: tuple[int | None, ...],
+        uj: int,
+        uc: int,
+        pts: int,
+        uv: int,
+        counts: int,
+        jokers: int,
     ) -> Iterator[tuple[_Choice, int, int, int, int]]:
         policy = self.policy
         if len(slots) >= policy.run_min:
@@ -185,13 +203,27 @@ class _Searcher:
         nat = _pos_index(suit, end)
         if self._count(counts - uc, nat) > 0:
             yield from self._extend_right(
-                suit, start, (*slots, nat), uj, uc + (1 << (nat * _BITS)), pts + self.run_value[end],
-                uv + self.hand_value[nat], counts, jokers,
+                suit,
+                start,
+                (*slots, nat),
+                uj,
+                uc + (1 << (nat * _BITS)),
+                pts + self.run_value[end],
+                uv + self.hand_value[nat],
+                counts,
+                jokers,
             )
         if uj < jokers and (policy.adjacent_jokers or slots[-1] is not None):
             yield from self._extend_right(
-                suit, start, (*slots, None), uj + 1, uc, pts + self.run_value[end],
-                uv + self.joker_hand_value, counts, jokers,
+                suit,
+                start,
+                (*slots, None),
+                uj + 1,
+                uc,
+                pts + self.run_value[end],
+                uv + self.joker_hand_value,
+                counts,
+                jokers,
             )
 
 
@@ -224,10 +256,10 @@ def best_arrangement(
         _, _, choice = searcher.best(state, left)
         assert choice is not None
         if choice.kind == "leftover":
-            idx = choice.slots[0]
-            assert idx is not None
-            leftover.append(pool[idx].pop(0))
-            state -= 1 << (idx * _BITS)
+            slot = choice.slots[0]
+            assert slot is not None
+            leftover.append(pool[slot].pop(0))
+            state -= 1 << (slot * _BITS)
             continue
         meld_cards: list[Card] = []
         if choice.kind == "set":
@@ -243,9 +275,7 @@ def best_arrangement(
                     state -= 1 << (slot * _BITS)
             melds.append(Meld("set", tuple(meld_cards), rank=rank))
         else:
-            suit_letter = next(
-                SUITS[i // 13] for i in choice.slots if i is not None
-            )
+            suit_letter = next(SUITS[i // 13] for i in choice.slots if i is not None)
             for offset, slot in enumerate(choice.slots):
                 if slot is None:
                     rep = Card(position_rank(choice.start + offset), suit_letter)
@@ -289,21 +319,21 @@ def runs_in(rules: Rules, cards: Sequence[Card], *, pure: bool, max_len: int = 5
                 slots: list[Card] = []
                 used_joker = 0
                 for position in range(start, end + 1):
-                    card = by_face.get(position_rank(position) + suit)
-                    if card is None:
+                    found_card = by_face.get(position_rank(position) + suit)
+                    if found_card is None:
                         if pure or used_joker or not jokers:
                             break
                         used_joker += 1
                         slots.append(jokers[0].declared(Card(position_rank(position), suit)))
                     else:
-                        slots.append(card)
+                        slots.append(found_card)
                 else:
                     key = tuple(str(c) for c in slots)
                     if key in seen:
                         continue
                     try:
                         readings = [m for m in meld_readings(slots, rules.policy) if m.kind == "run"]
-                    except Exception:  # noqa: BLE001 - an invalid candidate is simply not a run
+                    except Exception:
                         continue
                     if readings:
                         seen.add(key)
@@ -337,15 +367,17 @@ def _trim_to_keep(rules: Rules, melds: list[Meld], cards: Sequence[Card], keep: 
         for i, meld in enumerate(melds):
             options: list[list[Meld]] = [melds[:i] + melds[i + 1 :]]
             if len(meld.cards) > 3:
-                for cut in (meld.cards[1:], meld.cards[:-1]) if meld.kind == "run" else [
-                    meld.cards[:j] + meld.cards[j + 1 :] for j in range(len(meld.cards))
-                ]:
+                for cut in (
+                    (meld.cards[1:], meld.cards[:-1])
+                    if meld.kind == "run"
+                    else [meld.cards[:j] + meld.cards[j + 1 :] for j in range(len(meld.cards))]
+                ):
                     try:
                         reading = [m for m in meld_readings(cut, rules.policy) if m.kind == meld.kind]
-                    except Exception:  # noqa: BLE001
+                    except Exception:
                         continue
                     if reading:
-                        options.append(melds[:i] + [reading[0]] + melds[i + 1 :])
+                        options.append([*melds[:i], reading[0], *melds[i + 1 :]])
             for option in options:
                 value = arrangement_value(rules, option)
                 if _meets(rules, option) and value > best_value:
@@ -357,7 +389,11 @@ def _trim_to_keep(rules: Rules, melds: list[Meld], cards: Sequence[Card], keep: 
 
 
 def find_opening(
-    rules: Rules, cards: Sequence[Card], *, include: Card | None = None, keep: int = 1,
+    rules: Rules,
+    cards: Sequence[Card],
+    *,
+    include: Card | None = None,
+    keep: int = 1,
     cover: bool = False,
 ) -> list[Meld] | None:
     """Melds from ``cards`` that make a legal opening (most points found), leaving ``keep`` cards.
@@ -398,7 +434,9 @@ def find_opening(
         if trimmed is None or (include is not None and not any(include in m.cards for m in trimmed)):
             continue
         used = sum(len(m.cards) for m in trimmed)
-        key = (used, arrangement_value(rules, trimmed)) if cover else (arrangement_value(rules, trimmed), used)
+        key = (
+            (used, arrangement_value(rules, trimmed)) if cover else (arrangement_value(rules, trimmed), used)
+        )
         if key > best_key:
             best, best_key = trimmed, key
     return best
@@ -428,7 +466,7 @@ def _small_melds_with(rules: Rules, cards: Sequence[Card], card: Card) -> list[M
                     continue
                 try:
                     meld = read_meld(attempt, rules.policy)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     continue
                 seen.add(key)
                 found.append(meld)
@@ -451,10 +489,12 @@ def _order_for_meld(group: list[Card]) -> list[list[Card]]:
     if len({c.suit for c in naturals}) == 1:
         suit = naturals[0].suit
         for ace_high in (False, True):
-            def number(c: Card) -> int:
+
+            def number(c: Card, ace_high: bool = ace_high) -> int:
                 if c.rank == "A":
                     return 14 if ace_high else 1
                 return RANK_NUMBER[c.rank]
+
             ordered = sorted(naturals, key=number)
             positions = [number(c) for c in ordered]
             if len(set(positions)) != len(positions):
@@ -468,7 +508,9 @@ def _order_for_meld(group: list[Card]) -> list[list[Card]]:
             spare_jokers = list(jokers)
             for p in range(positions[0], positions[-1] + 1):
                 card = next((c for c in ordered if number(c) == p), None)
-                row.append(card if card is not None else spare_jokers.pop().declared(Card(position_rank(p), suit)))
+                row.append(
+                    card if card is not None else spare_jokers.pop().declared(Card(position_rank(p), suit))
+                )
             top, bottom = positions[-1], positions[0]
             for _ in range(spare):
                 if top < 14 and not (bottom == 1 and top == 13):

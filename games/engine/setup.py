@@ -64,7 +64,9 @@ def position(
 ) -> GameState:
     """A position with exactly these cards where named (see the module docstring)."""
     players = len(hands)
-    base = new_game(rules, list(names) if names else players, seed, first=first if first is not None else turn)
+    base = new_game(
+        rules, list(names) if names else players, seed, first=first if first is not None else turn
+    )
     alloc = _Allocator(rules.pack())
     table: list[TableMeld] = []
     for meld_id, (owner, cards) in enumerate(melds, start=1):
@@ -82,12 +84,20 @@ def position(
             atu_card = alloc.claim(parse_cards(atu)[0] if isinstance(atu, str) else atu)
     if rest == "stock":
         stock_cards += shuffle(alloc.free, deal_seed(secret_bytes(seed), round_no))
-    opened_flags = tuple(opened) if opened is not None else tuple(any(m.owner == s for m in table) for s in range(players))
-    pair = ()
+    opened_flags = (
+        tuple(opened)
+        if opened is not None
+        else tuple(any(m.owner == s for m in table) for s in range(players))
+    )
+    pair: tuple[int, ...] = ()
     if atu_card is not None:
-        pair = tuple(s for s, hand in enumerate(dealt) for c in hand if c.same_face(atu_card) and c != atu_card)
-    started = tuple(turns_started) if turns_started is not None else tuple(
-        2 if s == turn else 1 for s in range(players)
+        pair = tuple(
+            s for s, hand in enumerate(dealt) for c in hand if c.same_face(atu_card) and c != atu_card
+        )
+    started = (
+        tuple(turns_started)
+        if turns_started is not None
+        else tuple(2 if s == turn else 1 for s in range(players))
     )
     return replace(
         base,

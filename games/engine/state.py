@@ -106,7 +106,13 @@ def _meld_to_json(table_meld: TableMeld) -> dict[str, Any]:
 
 
 def _meld_from_json(data: dict[str, Any]) -> TableMeld:
-    meld = Meld(data["kind"], _cards(data["cards"]), start=data["start"], suit=data["suit"], rank=data["rank"])
+    meld = Meld(
+        data["kind"],
+        _cards(data["cards"]),
+        start=data["start"],
+        suit=data["suit"],
+        rank=data["rank"],
+    )
     return TableMeld(data["id"], data["owner"], meld, tuple(data["placed_by"]))
 
 

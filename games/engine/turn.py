@@ -57,12 +57,32 @@ def new_game(
     elif not 0 <= first < count:
         raise ValueError(f"first must be a seat (0 to {count - 1})")
     empty = GameState(
-        rules=rules, players=count, names=names, secret=secret, round_no=0, first=first,
-        hands=tuple(() for _ in range(count)), stock=(), discard=(), melds=(),
-        opened=(False,) * count, turn=first, phase="draw", turns_started=(0,) * count,
-        opened_at_turn_start=False, turn_joker_laid=False, atu=None, atu_taken_by=None,
-        atu_pair_seats=(), consumed=(), reshuffles=0, next_meld_id=1, results=(),
-        totals=(0,) * count, winners=(), moves_played=0,
+        rules=rules,
+        players=count,
+        names=names,
+        secret=secret,
+        round_no=0,
+        first=first,
+        hands=tuple(() for _ in range(count)),
+        stock=(),
+        discard=(),
+        melds=(),
+        opened=(False,) * count,
+        turn=first,
+        phase="draw",
+        turns_started=(0,) * count,
+        opened_at_turn_start=False,
+        turn_joker_laid=False,
+        atu=None,
+        atu_taken_by=None,
+        atu_pair_seats=(),
+        consumed=(),
+        reshuffles=0,
+        next_meld_id=1,
+        results=(),
+        totals=(0,) * count,
+        winners=(),
+        moves_played=0,
     )
     return _deal_round(empty, 1, first)
 
@@ -94,9 +114,9 @@ def choose_first(rules: Rules, players: int, secret: bytes) -> int:
             return contenders[0]
 
 
-def deal_cards(rules: Rules, players: int, seed: bytes, first: int) -> tuple[
-    tuple[tuple[Card, ...], ...], Card | None, tuple[Card, ...]
-]:
+def deal_cards(
+    rules: Rules, players: int, seed: bytes, first: int
+) -> tuple[tuple[tuple[Card, ...], ...], Card | None, tuple[Card, ...]]:
     """The deal of one round from its seed: (hands, atu, stock top first).
 
     One card at a time clockwise, starting left of ``first``; ``first`` gets the extra card last
@@ -130,10 +150,25 @@ def _deal_round(state: GameState, round_no: int, first: int) -> GameState:
     # The first player already holds the card they would draw (R51-13, RMI-18).
     turns = tuple(1 if seat == first else 0 for seat in range(state.players))
     return replace(
-        state, round_no=round_no, first=first, hands=hands, stock=stock, discard=(), melds=(),
-        opened=(False,) * state.players, turn=first, phase="play", turns_started=turns,
-        opened_at_turn_start=False, turn_joker_laid=False, atu=atu, atu_taken_by=None,
-        atu_pair_seats=pair_seats, consumed=(), reshuffles=0, next_meld_id=1,
+        state,
+        round_no=round_no,
+        first=first,
+        hands=hands,
+        stock=stock,
+        discard=(),
+        melds=(),
+        opened=(False,) * state.players,
+        turn=first,
+        phase="play",
+        turns_started=turns,
+        opened_at_turn_start=False,
+        turn_joker_laid=False,
+        atu=atu,
+        atu_taken_by=None,
+        atu_pair_seats=pair_seats,
+        consumed=(),
+        reshuffles=0,
+        next_meld_id=1,
     )
 
 
@@ -147,8 +182,9 @@ def apply_move(state: GameState, seat: int, move: Move) -> Transition:
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise errors.NotYourTurnError(f"there is no seat {seat!r}", seat=seat)
     if seat != state.turn:
-        raise errors.NotYourTurnError(f"it is seat {state.turn}'s turn, not seat {seat}'s", seat=seat,
-                                      turn=state.turn)
+        raise errors.NotYourTurnError(
+            f"it is seat {state.turn}'s turn, not seat {seat}'s", seat=seat, turn=state.turn
+        )
     match move:
         case DrawStock():
             transition = _draw(state, seat)
@@ -209,13 +245,16 @@ def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
     if move.card is not None:
         found = [i for i in range(len(state.discard) - 1, -1, -1) if move.card.matches(state.discard[i])]
         if not found:
-            raise errors.CannotTakeDiscardError(f"{move.card} is not in the discard pile", card=str(move.card))
+            raise errors.CannotTakeDiscardError(
+                f"{move.card} is not in the discard pile", card=str(move.card)
+            )
         index = found[0]
     depth = len(state.discard) - index
     if depth > 1:
         if rules.discard_take == "top":
-            raise errors.CannotTakeDiscardError("only the top card of the discard pile may be taken",
-                                                rule="R51-35")
+            raise errors.CannotTakeDiscardError(
+                "only the top card of the discard pile may be taken", rule="R51-35"
+            )
         if not state.opened[seat]:
             raise errors.CannotTakeDiscardError(
                 "only a player who has opened may take from deeper in the row", rule="RMI-31"
@@ -309,7 +348,9 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
             raise errors.JokerExchangeError("a joker is exchanged for the natural card it stands for")
         table_meld = melds.get(exchange.meld)
         if table_meld is None:
-            raise errors.UnknownMeldError(f"there is no meld {exchange.meld} on the table", meld=exchange.meld)
+            raise errors.UnknownMeldError(
+                f"there is no meld {exchange.meld} on the table", meld=exchange.meld
+            )
         (card,) = _resolve(pool, [exchange.card], what="joker exchange")
         if atu_free is not None and card == atu_free:
             raise errors.AtuError("the atu can only go into a new formation", rule="RMI-45")
@@ -318,8 +359,9 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
         freed_jokers.append(joker)
         if rules.joker_exchange == "buyback":
             consumed.append(joker)
-        events.append(public("joker_exchanged", seat=seat, meld=table_meld.id, card=str(card),
-                             joker=str(joker)))
+        events.append(
+            public("joker_exchanged", seat=seat, meld=table_meld.id, card=str(card), joker=str(joker))
+        )
     pool.cards.extend(freed_jokers)
 
     # 2. New melds.
@@ -342,9 +384,11 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
 
     # 3. Opening: the new melds of this move, without those holding an exchanged joker (R51-28).
     if not opened_before:
-        if play.layoffs and not new_melds or play.exchanges and not new_melds:
-            raise errors.NotOpenedError("lay down your opening before adding to melds or exchanging jokers",
-                                        rule="R51-41" if rules.joker_exchange == "remik" else "RMI-27")
+        if (play.layoffs and not new_melds) or (play.exchanges and not new_melds):
+            raise errors.NotOpenedError(
+                "lay down your opening before adding to melds or exchanging jokers",
+                rule="R51-41" if rules.joker_exchange == "remik" else "RMI-27",
+            )
         opening = [m for m in new_melds if not any(j in m.cards for j in freed_jokers)]
         _check_opening(rules, opening)
 
@@ -353,12 +397,14 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
         table_meld = melds.get(layoff.meld)
         if table_meld is None:
             raise errors.UnknownMeldError(f"there is no meld {layoff.meld} on the table", meld=layoff.meld)
-        cards = _resolve(pool, layoff.cards, what="lay-off")
-        if atu_free is not None and atu_free in cards:
-            raise errors.AtuError("the atu can only go into a new formation laid in the going-out turn",
-                                  rule="RMI-Q17")
-        melds[table_meld.id] = _lay_off(rules, table_meld, cards, seat)
-        events.append(public("laid_off", seat=seat, meld=table_meld.id, cards=[str(c) for c in cards]))
+        laid = _resolve(pool, layoff.cards, what="lay-off")
+        if atu_free is not None and atu_free in laid:
+            raise errors.AtuError(
+                "the atu can only go into a new formation laid in the going-out turn",
+                rule="RMI-Q17",
+            )
+        melds[table_meld.id] = _lay_off(rules, table_meld, laid, seat)
+        events.append(public("laid_off", seat=seat, meld=table_meld.id, cards=[str(c) for c in laid]))
 
     # 5. What is left in hand.
     remaining = [card for card in pool.cards if not (atu_free is not None and card == atu_free)]
@@ -377,8 +423,15 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
     table = [melds[m.id] for m in state.melds]
     for meld in new_melds:
         table.append(TableMeld(next_id, seat, meld, (seat,) * len(meld.cards)))
-        events.append(public("melded", seat=seat, meld=next_id, cards=[str(c) for c in meld.cards],
-                             points=rules.meld_value(meld)))
+        events.append(
+            public(
+                "melded",
+                seat=seat,
+                meld=next_id,
+                cards=[str(c) for c in meld.cards],
+                points=rules.meld_value(meld),
+            )
+        )
         next_id += 1
     opened = tuple(True if s == seat and new_melds else o for s, o in enumerate(state.opened))
     if not opened_before and new_melds:
@@ -400,17 +453,27 @@ def _check_opening(rules: Rules, melds: Sequence[Meld]) -> None:
     points = sum(rules.meld_value(m) for m in melds)
     if rules.opening_run == "pure" and not any(m.kind == "run" and m.is_pure for m in melds):
         raise errors.OpeningNeedsRunError(
-            "the first meld must include a pure run (a run without jokers)", rule="R51-31",
-            points=points, needed=rules.opening_minimum, missing="pure_run",
+            "the first meld must include a pure run (a run without jokers)",
+            rule="R51-31",
+            points=points,
+            needed=rules.opening_minimum,
+            missing="pure_run",
         )
     if rules.opening_run == "any" and not any(m.kind == "run" for m in melds):
-        raise errors.OpeningNeedsRunError("every opening must include a run", rule="RMI-25",
-                                          points=points, needed=rules.opening_minimum, missing="run")
+        raise errors.OpeningNeedsRunError(
+            "every opening must include a run",
+            rule="RMI-25",
+            points=points,
+            needed=rules.opening_minimum,
+            missing="run",
+        )
     if points < rules.opening_minimum:
         raise errors.OpeningTooLowError(
             f"the opening is worth {points} points; it needs at least {rules.opening_minimum}",
             rule="R51-31" if rules.opening_run == "pure" else "RMI-24",
-            points=points, needed=rules.opening_minimum, missing="points",
+            points=points,
+            needed=rules.opening_minimum,
+            missing="points",
         )
 
 
@@ -462,14 +525,18 @@ def _lay_off(rules: Rules, table_meld: TableMeld, cards: Sequence[Card], seat: i
             if card.is_joker and not rules.joker_layoff:
                 raise errors.CannotLayOffError(
                     "a joker can never be added to a formation on the table; it reaches the table only "
-                    "inside a new formation", rule="RMI-37",
+                    "inside a new formation",
+                    rule="RMI-37",
                 )
             if (
                 meld.kind == "set"
                 and rules.policy.set_declaration_binding
                 and not card.is_joker
-                and any(rep.same_face(card) for c, rep in zip(meld.cards, meld.represented, strict=True)
-                        if c.is_joker)
+                and any(
+                    rep.same_face(card)
+                    for c, rep in zip(meld.cards, meld.represented, strict=True)
+                    if c.is_joker
+                )
             ):
                 raise errors.CannotLayOffError(
                     f"{card.face} is the card a joker of this set stands for: exchange the joker instead",
@@ -491,7 +558,9 @@ def _lay_off(rules: Rules, table_meld: TableMeld, cards: Sequence[Card], seat: i
             reason = failure.reason if isinstance(failure, errors.InvalidMeldError) else "it does not fit"
             raise errors.CannotLayOffError(
                 f"{format_cards(pending)} cannot be added to meld {table_meld.id} "
-                f"[{format_cards(table_meld.cards)}]: {reason}", rule=rule, meld=table_meld.id,
+                f"[{format_cards(table_meld.cards)}]: {reason}",
+                rule=rule,
+                meld=table_meld.id,
             )
     return replace(table_meld, meld=meld, placed_by=tuple(placed))
 
@@ -511,8 +580,12 @@ def _discard(state: GameState, seat: int, wanted: Card) -> Transition:
     nxt = (seat + 1) % state.players
     turns = tuple(n + 1 if s == nxt else n for s, n in enumerate(state.turns_started))
     state = replace(
-        state, turn=nxt, phase="draw", turns_started=turns,
-        opened_at_turn_start=state.opened[nxt], turn_joker_laid=False,
+        state,
+        turn=nxt,
+        phase="draw",
+        turns_started=turns,
+        opened_at_turn_start=state.opened[nxt],
+        turn_joker_laid=False,
     )
     events.append(public("turn", seat=nxt))
     return Transition(state, tuple(events))
@@ -532,7 +605,12 @@ def table_points(state: GameState) -> tuple[int, ...]:
 
 
 def _end_round(
-    state: GameState, ended: Any, winner: int | None, events: list[Event], *, last_card: Card | None = None
+    state: GameState,
+    ended: Any,
+    winner: int | None,
+    events: list[Event],
+    *,
+    last_card: Card | None = None,
 ) -> Transition:
     rules = state.rules
     one_go = winner is not None and not state.opened_at_turn_start
@@ -545,7 +623,8 @@ def _end_round(
         hands=state.hands,
         table_points=table_points(state),
         opened=state.opened,
-        joker_going_out=winner is not None and (state.turn_joker_laid or bool(last_card and last_card.is_joker)),
+        joker_going_out=winner is not None
+        and (state.turn_joker_laid or bool(last_card and last_card.is_joker)),
         atu=state.atu,
         atu_pair_seats=state.atu_pair_seats,
     )
@@ -554,8 +633,13 @@ def _end_round(
     result = RoundResult(state.round_no, state.first, ended, winner, lines, totals, state.hands)
     events.append(
         public(
-            "round_over", round=state.round_no, ended=ended, winner=winner, one_go=one_go,
-            lines=[line.to_json() for line in lines], totals=list(totals),
+            "round_over",
+            round=state.round_no,
+            ended=ended,
+            winner=winner,
+            one_go=one_go,
+            lines=[line.to_json() for line in lines],
+            totals=list(totals),
             hands=[[str(c) for c in hand] for hand in state.hands],
             seed=deal_seed(state.secret, state.round_no).hex(),
         )
@@ -586,4 +670,12 @@ def end_match(state: GameState) -> Transition:
     return _finish(state, [public("round_abandoned", round=state.round_no)])
 
 
-__all__ = ["JOKER", "Transition", "apply_move", "deal_cards", "end_match", "new_game", "table_points"]
+__all__ = [
+    "JOKER",
+    "Transition",
+    "apply_move",
+    "deal_cards",
+    "end_match",
+    "new_game",
+    "table_points",
+]

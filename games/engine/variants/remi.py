@@ -35,26 +35,49 @@ class Remi(Rules):
     )
     OPTIONS = (
         Option(
-            "opening", "45",
+            "opening",
+            "45",
             "Opening requirement: classic (a run, no minimum), 45 or 51 points including a run.",
-            choices=("classic", "45", "51"), kind=str, synonyms=_OPENING_SYNONYMS,
+            choices=("classic", "45", "51"),
+            kind=str,
+            synonyms=_OPENING_SYNONYMS,
         ),
         Option(
-            "short_game", False,
+            "short_game",
+            False,
             "Short game for two players: one deck, ten pieces (eleven for the first player).",
             kind=bool,
         ),
         Option(
-            "row_visible_depth", None,
+            "row_visible_depth",
+            None,
             "How many of the newest discards can be reached when breaking the row (empty: all).",
-            minimum=1, nullable=True,
+            minimum=1,
+            nullable=True,
         ),
-        Option("rounds", None, "End the match after this many rounds (empty: no round limit).",
-               minimum=1, maximum=1000, nullable=True),
-        Option("target", None, "End the match when a total reaches this score (empty: no target).",
-               minimum=1, maximum=100_000, nullable=True),
-        Option("max_players", 4, "Seats at the table (2 to 4; the short game seats exactly 2).",
-               minimum=2, maximum=4),
+        Option(
+            "rounds",
+            None,
+            "End the match after this many rounds (empty: no round limit).",
+            minimum=1,
+            maximum=1000,
+            nullable=True,
+        ),
+        Option(
+            "target",
+            None,
+            "End the match when a total reaches this score (empty: no target).",
+            minimum=1,
+            maximum=100_000,
+            nullable=True,
+        ),
+        Option(
+            "max_players",
+            4,
+            "Seats at the table (2 to 4; the short game seats exactly 2).",
+            minimum=2,
+            maximum=4,
+        ),
     )
 
     policy = MeldPolicy(
@@ -149,8 +172,16 @@ class Remi(Rules):
                 notes.append("doubled round: the atu is a joker or an ace (RMI-48)")
             points = (table - hand + bonus + atu_bonus) * multiplier
             lines.append(
-                ScoreLine(seat, points, hand=hand, table=table, bonus=bonus, atu_bonus=atu_bonus,
-                          multiplier=multiplier, notes=tuple(notes))
+                ScoreLine(
+                    seat,
+                    points,
+                    hand=hand,
+                    table=table,
+                    bonus=bonus,
+                    atu_bonus=atu_bonus,
+                    multiplier=multiplier,
+                    notes=tuple(notes),
+                )
             )
         return tuple(lines)
 

@@ -34,14 +34,20 @@ class Remik51(Rules):
         Option("jokers_per_deck", 2, "Jokers per deck: 2 (4 in the pack) or 3 (6).", choices=(2, 3)),
         Option("joker_penalty", 30, "What a joker left in hand costs.", choices=(25, 30, 50)),
         Option(
-            "penalty_limit", 500, "The match ends when a total goes over this many penalty points.",
-            minimum=50, maximum=10_000,
+            "penalty_limit",
+            500,
+            "The match ends when a total goes over this many penalty points.",
+            minimum=50,
+            maximum=10_000,
         ),
         Option(
-            "lowest_tie", "shared",
+            "lowest_tie",
+            "shared",
             "When several players share the lowest total: they win together (shared), or play "
             "one more round (extra_round) until the tie is broken.",
-            choices=("shared", "extra_round"), kind=str, synonyms=(("extraRound", "extra_round"),),
+            choices=("shared", "extra_round"),
+            kind=str,
+            synonyms=(("extraRound", "extra_round"),),
         ),
         Option("max_players", 5, "Seats at the table (2 to 6).", minimum=2, maximum=6),
     )
