@@ -309,16 +309,18 @@ def extend_meld(
     """The meld with ``card`` added: a run at one end, a set anywhere. Raises InvalidMeldError."""
     if meld.kind == "set":
         combined = [*meld.cards, card]
-        readings = [m for m in meld_readings(combined, policy) if m.kind == "set"]
+        if policy.set_declaration_binding:
+            readings = [m for m in meld_readings(combined, policy) if m.kind == "set"]
+            if not readings:
+                raise errors.NotAMeldError(format_cards(combined), "the card does not fit this set")
+            return _declare_set_jokers(readings[0], policy, format_cards(combined), keep=True)
+        # Remi (RMI-Q23): a set joker's place moves to whatever suit is still missing, so the
+        # set is checked without the jokers' declarations and then settled.
+        stripped = [c.bare() if c.is_joker else c for c in combined]
+        readings = [m for m in meld_readings(stripped, policy) if m.kind == "set"]
         if not readings:
             raise errors.NotAMeldError(format_cards(combined), "the card does not fit this set")
-        if policy.set_declaration_binding:
-            return _declare_set_jokers(readings[0], policy, format_cards(combined), keep=True)
-        # Remi (RMI-Q23): the joker's place moves to whatever suit is still missing.
-        try:
-            return _declare_set_jokers(readings[0], policy, format_cards(combined), keep=True)
-        except errors.InvalidMeldError:
-            return _declare_set_jokers(readings[0], policy, format_cards(combined), keep=False)
+        return settle_set(tuple(combined), readings[0].rank)
     options: list[Meld] = []
     failure: errors.InvalidMeldError | None = None
     for side in ("low", "high"):

@@ -14,7 +14,7 @@ on whether a place is filled by the natural card or by a joker, so jokers are pl
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -54,7 +54,7 @@ class _Searcher:
         self.card_bonus = card_bonus
         self.policy = policy
         self.rules = rules
-        self.memo: dict[tuple[int, int], tuple[int, int, _Choice | None]] = {}
+        self.memo: dict[int, tuple[int, int, _Choice | None]] = {}
         self.run_value = [0] + [rules.card_value(Card(position_rank(p), "S"), "run", p) for p in range(1, 15)]
         self.set_value = [rules.card_value(Card(r, "S"), "set", 0) for r in _RANK_ORDER]
         self.hand_value = [rules.hand_value(Card(r, s)) for s in SUITS for r in _RANK_ORDER]
@@ -62,10 +62,13 @@ class _Searcher:
         self.low = 1 if policy.ace_low else 2
         self.high = 14 if policy.ace_high else 13
         self.total_jokers = jokers
+        self.suit_mask = (1 << (13 * _BITS)) - 1
+        self.set_cache: dict[tuple[int, tuple[int, ...], int], list[tuple[_Choice, int, int, int, int]]] = {}
+        self.run_cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int, int]]] = {}
 
     # The state: counts packed into an int, _BITS bits per card index.
     def best(self, counts: int, jokers: int) -> tuple[int, int, _Choice | None]:
-        key = (counts, jokers)
+        key = (counts << 3) | jokers
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -91,24 +94,24 @@ class _Searcher:
     def _count(self, counts: int, index: int) -> int:
         return (counts >> (index * _BITS)) & _MASK
 
-    def _melds_with(
-        self, index: int, counts: int, jokers: int
-    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
-        yield from self._sets_with(index, counts, jokers)
-        yield from self._runs_with(index, counts, jokers)
+    def _melds_with(self, index: int, counts: int, jokers: int) -> list[tuple[_Choice, int, int, int, int]]:
+        return self._sets_with(index, counts, jokers) + self._runs_with(index, counts, jokers)
 
-    def _sets_with(
-        self, index: int, counts: int, jokers: int
-    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
-        policy = self.policy
+    def _sets_with(self, index: int, counts: int, jokers: int) -> list[tuple[_Choice, int, int, int, int]]:
         suit, rank_index = divmod(index, 13)
-        others = [
+        others = tuple(
             s * 13 + rank_index
             for s in range(4)
-            if s != suit and self._count(counts, s * 13 + rank_index) > 0
-        ]
+            if s != suit and (counts >> ((s * 13 + rank_index) * _BITS)) & _MASK
+        )
+        key = (index, others, jokers)
+        cached = self.set_cache.get(key)
+        if cached is not None:
+            return cached
+        policy = self.policy
         value = self.set_value[rank_index]
         jv = self.joker_hand_value
+        out: list[tuple[_Choice, int, int, int, int]] = []
         for mask in range(1 << len(others)):
             members = [index] + [others[i] for i in range(len(others)) if mask >> i & 1]
             naturals = len(members)
@@ -121,110 +124,111 @@ class _Searcher:
                 used_counts = sum(1 << (m * _BITS) for m in members)
                 used_value = sum(self.hand_value[m] for m in members) + used_jokers * jv
                 choice = _Choice("set", (*members, *([None] * used_jokers)), rank_index=rank_index)
-                yield choice, used_counts, used_jokers, (value + self.card_bonus) * size, used_value
+                out.append((choice, used_counts, used_jokers, (value + self.card_bonus) * size, used_value))
+        self.set_cache[key] = out
+        return out
 
-    def _runs_with(
-        self, index: int, counts: int, jokers: int
-    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
+    def _runs_with(self, index: int, counts: int, jokers: int) -> list[tuple[_Choice, int, int, int, int]]:
         suit, rank_index = divmod(index, 13)
+        # Run candidates depend only on this suit's undecided cards and the jokers left: cache them.
+        suit_bits = (counts >> (suit * 13 * _BITS)) & self.suit_mask
+        key = (index, suit_bits, jokers)
+        cached = self.run_cache.get(key)
+        if cached is not None:
+            return cached
+        # Runs that use the same naturals and the same number of jokers lead to the same position:
+        # only the one worth the most points is kept.
+        found: dict[tuple[int, int], tuple[int, int, tuple[int | None, ...], int]] = {}
         positions = [1, 14] if rank_index == 0 else [rank_index + 1]
         for pc in positions:
-            if pc < self.low or pc > self.high:
-                continue
-            yield from self._runs_at(index, suit, pc, counts, jokers)
+            if self.low <= pc <= self.high:
+                self._runs_at(found, index, suit, pc, counts, jokers)
+        out = [
+            (_Choice("run", slots, start=start), uc, uj, pts, uv)
+            for (uc, uj), (pts, uv, slots, start) in found.items()
+        ]
+        self.run_cache[key] = out
+        return out
 
     def _runs_at(
-        self, index: int, suit: int, pc: int, counts: int, jokers: int
-    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
-        policy = self.policy
-        adjacent_ok = policy.adjacent_jokers
+        self,
+        found: dict[tuple[int, int], tuple[int, int, tuple[int | None, ...], int]],
+        index: int,
+        suit: int,
+        pc: int,
+        counts: int,
+        jokers: int,
+    ) -> None:
+        adjacent_ok = self.policy.adjacent_jokers
         jv = self.joker_hand_value
+        run_value = self.run_value
+        hand_value = self.hand_value
         # Left of the card: every natural below it in this suit is already decided, so only jokers
         # (for an ace played high, the cards below it are still undecided and may be naturals).
-        ace_high = pc == 14
-        left_options: list[tuple[int, tuple[int | None, ...], int, int, int, int]] = []
-        # (start, slots, jokers used, counts used, points, used hand value)
-        left_options.append(
-            (pc, (index,), 0, 1 << (index * _BITS), self.run_value[pc], self.hand_value[index])
-        )
-        if ace_high:
-            frontier = list(left_options)
+        first = (pc, (index,), 0, 1 << (index * _BITS), run_value[pc], hand_value[index])
+        left_options = [first]
+        if pc == 14:
+            frontier = [first]
+            floor = max(self.low, 2)
             while frontier:
                 start, slots, uj, uc, pts, uv = frontier.pop()
                 p = start - 1
-                if p < max(self.low, 2):
+                if p < floor:
                     continue
                 nat = _pos_index(suit, p)
-                if self._count(counts - uc, nat) > 0:
+                if (counts >> (nat * _BITS)) & _MASK:
                     item = (
                         p,
                         (nat, *slots),
                         uj,
                         uc + (1 << (nat * _BITS)),
-                        pts + self.run_value[p],
-                        uv + self.hand_value[nat],
+                        pts + run_value[p],
+                        uv + hand_value[nat],
                     )
                     left_options.append(item)
                     frontier.append(item)
                 if uj < jokers and (adjacent_ok or slots[0] is not None):
-                    item = (p, (None, *slots), uj + 1, uc, pts + self.run_value[p], uv + jv)
+                    item = (p, (None, *slots), uj + 1, uc, pts + run_value[p], uv + jv)
                     left_options.append(item)
                     frontier.append(item)
         else:
-            start, slots, uj, uc, pts, uv = left_options[0]
+            start, slots, uj, uc, pts, uv = first
             while start - 1 >= self.low and uj < jokers and (adjacent_ok or slots[0] is not None):
                 start -= 1
                 slots = (None, *slots)
                 uj += 1
-                pts += self.run_value[start]
+                pts += run_value[start]
                 uv += jv
                 left_options.append((start, slots, uj, uc, pts, uv))
-        for start, slots, uj, uc, pts, uv in left_options:
-            yield from self._extend_right(suit, start, slots, uj, uc, pts, uv, counts, jokers)
-
-    def _extend_right(
-        self,
-        suit: int,
-        start: int,
-        slots: tuple[int | None, ...],
-        uj: int,
-        uc: int,
-        pts: int,
-        uv: int,
-        counts: int,
-        jokers: int,
-    ) -> Iterator[tuple[_Choice, int, int, int, int]]:
-        policy = self.policy
-        if len(slots) >= policy.run_min:
-            yield _Choice("run", slots, start=start), uc, uj, pts + self.card_bonus * len(slots), uv
-        end = start + len(slots)  # the next position
-        if end > self.high or (start == 1 and end == 14):
-            return
-        nat = _pos_index(suit, end)
-        if self._count(counts - uc, nat) > 0:
-            yield from self._extend_right(
-                suit,
-                start,
-                (*slots, nat),
-                uj,
-                uc + (1 << (nat * _BITS)),
-                pts + self.run_value[end],
-                uv + self.hand_value[nat],
-                counts,
-                jokers,
-            )
-        if uj < jokers and (policy.adjacent_jokers or slots[-1] is not None):
-            yield from self._extend_right(
-                suit,
-                start,
-                (*slots, None),
-                uj + 1,
-                uc,
-                pts + self.run_value[end],
-                uv + self.joker_hand_value,
-                counts,
-                jokers,
-            )
+        run_min = self.policy.run_min
+        high = self.high
+        bonus = self.card_bonus
+        stack = list(left_options)
+        while stack:
+            start, slots, uj, uc, pts, uv = stack.pop()
+            length = len(slots)
+            if length >= run_min:
+                value = pts + bonus * length
+                best = found.get((uc, uj))
+                if best is None or value > best[0]:
+                    found[(uc, uj)] = (value, uv, slots, start)
+            end = start + length  # the next position
+            if end > high or (start == 1 and end == 14):
+                continue
+            nat = _pos_index(suit, end)
+            if (counts >> (nat * _BITS)) & _MASK:
+                stack.append(
+                    (
+                        start,
+                        (*slots, nat),
+                        uj,
+                        uc + (1 << (nat * _BITS)),
+                        pts + run_value[end],
+                        uv + hand_value[nat],
+                    )
+                )
+            if uj < jokers and (adjacent_ok or slots[-1] is not None):
+                stack.append((start, (*slots, None), uj + 1, uc, pts + run_value[end], uv + jv))
 
 
 def best_arrangement(
