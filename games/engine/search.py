@@ -39,6 +39,10 @@ def _pos_index(suit: int, position: int) -> int:
     return suit * 13 + (0 if position in (1, 14) else position - 1)
 
 
+#: A run being built: (start, slots, jokers used, counts used, points, hand value used).
+_Partial = tuple[int, tuple[int | None, ...], int, int, int, int]
+
+
 @dataclass(frozen=True, slots=True)
 class _Choice:
     kind: str  # "leftover" | "set" | "run"
@@ -165,10 +169,10 @@ class _Searcher:
         hand_value = self.hand_value
         # Left of the card: every natural below it in this suit is already decided, so only jokers
         # (for an ace played high, the cards below it are still undecided and may be naturals).
-        first = (pc, (index,), 0, 1 << (index * _BITS), run_value[pc], hand_value[index])
-        left_options = [first]
+        first: _Partial = (pc, (index,), 0, 1 << (index * _BITS), run_value[pc], hand_value[index])
+        left_options: list[_Partial] = [first]
         if pc == 14:
-            frontier = [first]
+            frontier: list[_Partial] = [first]
             floor = max(self.low, 2)
             while frontier:
                 start, slots, uj, uc, pts, uv = frontier.pop()
@@ -203,7 +207,7 @@ class _Searcher:
         run_min = self.policy.run_min
         high = self.high
         bonus = self.card_bonus
-        stack = list(left_options)
+        stack: list[_Partial] = list(left_options)
         while stack:
             start, slots, uj, uc, pts, uv = stack.pop()
             length = len(slots)
