@@ -128,7 +128,14 @@ def meld_readings(cards: Sequence[Card], policy: MeldPolicy) -> list[Meld]:
             run_error = error
     if readings:
         return readings
-    if set_error is not None and (len(naturals) > 1 or run_error is None):
+    if set_error is not None and run_error is not None:
+        # One natural card: the jokers' declarations say which was meant; undeclared, a joker
+        # written before the natural card only makes sense in a run (``JK JK 5H``), else a set.
+        natural = naturals[0]
+        declared = [c.stands_for for c in cards if c.is_joker and c.stands_for is not None]
+        meant_run = any(d.rank != natural.rank for d in declared) if declared else cards[0].is_joker
+        raise run_error if meant_run else set_error
+    if set_error is not None:
         raise set_error
     if run_error is not None:
         raise run_error
@@ -138,20 +145,25 @@ def meld_readings(cards: Sequence[Card], policy: MeldPolicy) -> list[Meld]:
 def read_meld(cards: Sequence[Card], policy: MeldPolicy) -> Meld:
     """The one reading of ``cards`` as a meld about to be laid; every joker ends up declared.
 
-    Raises ``JokerUndeclaredError`` when the cards could be read two ways (e.g. ``QS JK JK`` as a
-    set or a run) or, where declarations bind, a set joker could stand for several suits.
+    When undeclared jokers let the cards read both as a set and as a run (``JK 5H JK``), the order
+    decides: it is the run 4H-5H-6H (RMI-Q12); a set is chosen by declaring its jokers
+    (``5H JK(5S) JK(5D)``). Where set declarations bind (R51-Q4), a set joker that could stand for
+    several suits raises ``JokerUndeclaredError``.
     """
     readings = meld_readings(cards, policy)
     text = format_cards(cards)
-    if len(readings) > 1:
-        raise errors.JokerUndeclaredError(
-            text,
-            "it reads both as a set and as a run: declare what the jokers stand for, e.g. JK(QD)",
-            rule=policy.rule_joker or None,
-        )
-    meld = readings[0]
+    meld = next((m for m in readings if m.kind == "run"), readings[0])
     if meld.kind == "set":
         return _declare_set_jokers(meld, policy, text, keep=True)
+    return _declare_run_jokers(meld)
+
+
+def value_reading(cards: Sequence[Card], policy: MeldPolicy) -> Meld:
+    """The reading used to value ``cards`` (as :func:`read_meld`, but a set joker need not be declared)."""
+    readings = meld_readings(cards, policy)
+    meld = next((m for m in readings if m.kind == "run"), readings[0])
+    if meld.kind == "set":
+        return settle_set(meld.cards, meld.rank)
     return _declare_run_jokers(meld)
 
 
@@ -389,4 +401,5 @@ __all__ = [
     "position_rank",
     "read_meld",
     "settle_set",
+    "value_reading",
 ]

@@ -20,9 +20,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from . import errors
 from .cards import Card, build_pack, parse_cards
-from .melds import Meld, MeldPolicy, meld_readings
+from .melds import Meld, MeldPolicy, value_reading
 
 if TYPE_CHECKING:
     from .scoring import RoundFacts, ScoreLine
@@ -233,13 +232,7 @@ class Rules:
         they are not a valid meld of this variant.
         """
         seq = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
-        values = {self.meld_value(m) for m in meld_readings(seq, self.policy)}
-        if len(values) > 1:
-            raise errors.JokerUndeclaredError(
-                " ".join(str(c) for c in seq),
-                "it reads both as a set and as a run with different values: declare the jokers",
-            )
-        return values.pop()
+        return self.meld_value(value_reading(seq, self.policy))
 
     def hand_points(self, cards: Iterable[Card] | str) -> int:
         """What ``cards`` cost when left in hand at the end of a round (never negative)."""

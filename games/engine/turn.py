@@ -333,6 +333,11 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
     rules = state.rules
     if rules.first_turn_locked and state.turns_started[seat] <= 1:
         raise errors.FirstTurnError("nothing of yours may reach the table in your first turn", rule="RMI-19")
+    if not state.opened[seat] and (play.layoffs or play.exchanges) and not play.melds:
+        raise errors.NotOpenedError(
+            "lay down your opening before adding to melds or exchanging jokers",
+            rule="R51-41" if rules.joker_exchange == "remik" else "RMI-27",
+        )
     hand = list(state.hands[seat])
     atu_free = state.atu if (state.atu is not None and state.atu_taken_by is None) else None
     pool = _Pool([*hand, *([atu_free] if atu_free else [])])
