@@ -24,8 +24,10 @@ from .melds import Meld, position_rank
 if TYPE_CHECKING:
     from .rules import Rules
 
-#: Canonical order of natural cards: suit-major, ace first (index = suit * 13 + rank index).
-_RANK_ORDER = "A23456789TJQK"
+#: Canonical order of natural cards: suit-major, ace last (index = suit * 13 + rank index). With the
+#: ace last, when a card is the first undecided one every card below it in its suit is decided
+#: except the ace, so a run grows to the left with jokers only (and the ace at position 1).
+_RANK_ORDER = "23456789TJQKA"
 _BITS = 2  # up to 3 copies of a card in one hand (two decks hold 2)
 _MASK = (1 << _BITS) - 1
 
@@ -34,9 +36,13 @@ def _index(card: Card) -> int:
     return SUITS.index(card.suit) * 13 + _RANK_ORDER.index(card.rank)
 
 
+def _by_points(candidate: tuple[_Choice, int, int, int, int]) -> int:
+    return -candidate[3]
+
+
 def _pos_index(suit: int, position: int) -> int:
     """Index of the natural card at a run position (1 and 14 are both the ace)."""
-    return suit * 13 + (0 if position in (1, 14) else position - 1)
+    return suit * 13 + (12 if position in (1, 14) else position - 2)
 
 
 #: A run being built: (start, slots, jokers used, counts used, points, hand value used).
@@ -67,6 +73,15 @@ class _Searcher:
         self.high = 14 if policy.ace_high else 13
         self.total_jokers = jokers
         self.suit_mask = (1 << (13 * _BITS)) - 1
+        # The most a card can count on the table (an ace high, in a set), for the bound.
+        self.card_max = [
+            max(self.set_value[i], max(self.run_value[p] for p in range(1, 15) if position_rank(p) == r))
+            + card_bonus
+            for _ in SUITS
+            for i, r in enumerate(_RANK_ORDER)
+        ]
+        self.joker_max = max(self.card_max)
+        self.bounds: dict[int, int] = {}
         self.set_cache: dict[tuple[int, tuple[int, ...], int], list[tuple[_Choice, int, int, int, int]]] = {}
         self.run_cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int, int]]] = {}
 
@@ -82,11 +97,16 @@ class _Searcher:
             return result
         first = (counts & -counts).bit_length() - 1
         index = first // _BITS
-        # Option 1: the card stays in hand.
-        rest = self.best(counts - (1 << (index * _BITS)), jokers)
-        best_points, best_used, best_choice = rest[0], rest[1], _Choice("leftover", (index,))
-        for choice, used_counts, used_jokers, points, used_value in self._melds_with(index, counts, jokers):
-            sub = self.best(counts - used_counts, jokers - used_jokers)
+        best_points, best_used, best_choice = -1, -1, None
+        candidates = self._melds_with(index, counts, jokers)
+        candidates.append((_Choice("leftover", (index,)), 1 << (index * _BITS), 0, 0, 0))
+        for choice, used_counts, used_jokers, points, used_value in candidates:
+            rest_counts = counts - used_counts
+            # Branch and bound: skip a choice whose best possible follow-up cannot reach the best
+            # found so far (results stored in the memo are always exact).
+            if points + self._bound(rest_counts) + (jokers - used_jokers) * self.joker_max < best_points:
+                continue
+            sub = self.best(rest_counts, jokers - used_jokers)
             total = points + sub[0]
             used = used_value + sub[1]
             if total > best_points or (total == best_points and used > best_used):
@@ -95,11 +115,29 @@ class _Searcher:
         self.memo[key] = result
         return result
 
+    def _bound(self, counts: int) -> int:
+        """An upper bound on the points the naturals in ``counts`` can lay (each at its best)."""
+        bound = self.bounds.get(counts)
+        if bound is None:
+            bound = 0
+            rest = counts
+            while rest:
+                low_bit = (rest & -rest).bit_length() - 1
+                index = low_bit // _BITS
+                count = (rest >> (index * _BITS)) & _MASK
+                bound += count * self.card_max[index]
+                rest &= ~(_MASK << (index * _BITS))
+            self.bounds[counts] = bound
+        return bound
+
     def _count(self, counts: int, index: int) -> int:
         return (counts >> (index * _BITS)) & _MASK
 
     def _melds_with(self, index: int, counts: int, jokers: int) -> list[tuple[_Choice, int, int, int, int]]:
-        return self._sets_with(index, counts, jokers) + self._runs_with(index, counts, jokers)
+        return sorted(
+            self._sets_with(index, counts, jokers) + self._runs_with(index, counts, jokers),
+            key=_by_points,
+        )
 
     def _sets_with(self, index: int, counts: int, jokers: int) -> list[tuple[_Choice, int, int, int, int]]:
         suit, rank_index = divmod(index, 13)
@@ -143,7 +181,7 @@ class _Searcher:
         # Runs that use the same naturals and the same number of jokers lead to the same position:
         # only the one worth the most points is kept.
         found: dict[tuple[int, int], tuple[int, int, tuple[int | None, ...], int]] = {}
-        positions = [1, 14] if rank_index == 0 else [rank_index + 1]
+        positions = [1, 14] if rank_index == 12 else [rank_index + 2]
         for pc in positions:
             if self.low <= pc <= self.high:
                 self._runs_at(found, index, suit, pc, counts, jokers)
@@ -167,43 +205,33 @@ class _Searcher:
         jv = self.joker_hand_value
         run_value = self.run_value
         hand_value = self.hand_value
-        # Left of the card: every natural below it in this suit is already decided, so only jokers
-        # (for an ace played high, the cards below it are still undecided and may be naturals).
+        # Left of the card: every natural below it in this suit is already decided (count 0), except
+        # the ace, so this grows with jokers and at most the ace at position 1.
         first: _Partial = (pc, (index,), 0, 1 << (index * _BITS), run_value[pc], hand_value[index])
         left_options: list[_Partial] = [first]
-        if pc == 14:
-            frontier: list[_Partial] = [first]
-            floor = max(self.low, 2)
-            while frontier:
-                start, slots, uj, uc, pts, uv = frontier.pop()
-                p = start - 1
-                if p < floor:
-                    continue
-                nat = _pos_index(suit, p)
-                if (counts >> (nat * _BITS)) & _MASK:
-                    item = (
-                        p,
-                        (nat, *slots),
-                        uj,
-                        uc + (1 << (nat * _BITS)),
-                        pts + run_value[p],
-                        uv + hand_value[nat],
-                    )
-                    left_options.append(item)
-                    frontier.append(item)
-                if uj < jokers and (adjacent_ok or slots[0] is not None):
-                    item = (p, (None, *slots), uj + 1, uc, pts + run_value[p], uv + jv)
-                    left_options.append(item)
-                    frontier.append(item)
-        else:
-            start, slots, uj, uc, pts, uv = first
-            while start - 1 >= self.low and uj < jokers and (adjacent_ok or slots[0] is not None):
-                start -= 1
-                slots = (None, *slots)
-                uj += 1
-                pts += run_value[start]
-                uv += jv
-                left_options.append((start, slots, uj, uc, pts, uv))
+        frontier: list[_Partial] = [first]
+        low = self.low
+        while frontier:
+            start, slots, uj, uc, pts, uv = frontier.pop()
+            p = start - 1
+            if p < low:
+                continue
+            nat = _pos_index(suit, p)
+            if (counts >> (nat * _BITS)) & _MASK and not (p == 1 and start + len(slots) - 1 == 14):
+                item = (
+                    p,
+                    (nat, *slots),
+                    uj,
+                    uc + (1 << (nat * _BITS)),
+                    pts + run_value[p],
+                    uv + hand_value[nat],
+                )
+                left_options.append(item)
+                frontier.append(item)
+            if uj < jokers and (adjacent_ok or slots[0] is not None):
+                item = (p, (None, *slots), uj + 1, uc, pts + run_value[p], uv + jv)
+                left_options.append(item)
+                frontier.append(item)
         run_min = self.policy.run_min
         high = self.high
         bonus = self.card_bonus
