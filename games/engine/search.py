@@ -485,29 +485,46 @@ def _small_melds_with(rules: Rules, cards: Sequence[Card], card: Card) -> list[M
     from .melds import read_meld
 
     others = [c for c in cards if c != card]
-    naturals_same = [c for c in others if not c.is_joker and (c.rank == card.rank or c.suit == card.suit)]
     jokers = [c for c in others if c.is_joker][:2]
-    pool = naturals_same + jokers
+    if card.is_joker:
+        # A joker joins two naturals of one rank, or of one suit close enough to fill the gap.
+        naturals = [c for c in others if not c.is_joker]
+        combos: list[tuple[Card, ...]] = [
+            (a, b)
+            for a, b in combinations(naturals, 2)
+            if a.rank == b.rank or (a.suit == b.suit and _close(a, b))
+        ]
+    else:
+        same = [c for c in others if not c.is_joker and (c.rank == card.rank or c.suit == card.suit)]
+        combos = [combo for size in (2, 3) for combo in combinations(same + jokers, size)]
     found: list[Meld] = []
     seen: set[tuple[str, ...]] = set()
-    for size in (2, 3):
-        for combo in combinations(pool, size):
-            group = [card, *combo]
-            if card.is_joker:
+    for combo in combos:
+        group = [card, *combo]
+        ordered = _order_for_meld(group)
+        for attempt in ordered:
+            key = tuple(sorted(str(c) for c in attempt))
+            if key in seen:
                 continue
-            ordered = _order_for_meld(group)
-            for attempt in ordered:
-                key = tuple(sorted(str(c) for c in attempt))
-                if key in seen:
-                    continue
-                try:
-                    meld = read_meld(attempt, rules.policy)
-                except Exception:
-                    continue
-                seen.add(key)
-                found.append(meld)
-                break
+            try:
+                meld = read_meld(attempt, rules.policy)
+            except Exception:
+                continue
+            seen.add(key)
+            found.append(meld)
+            break
     return found
+
+
+def _close(a: Card, b: Card) -> bool:
+    """Two naturals of one suit that a single joker can join into a run."""
+    from .cards import RANK_NUMBER
+
+    gaps = {abs(RANK_NUMBER[a.rank] - RANK_NUMBER[b.rank])}
+    if "A" in (a.rank, b.rank):
+        other = b if a.rank == "A" else a
+        gaps.add(abs(RANK_NUMBER[other.rank] - 1))
+    return bool(gaps & {1, 2})
 
 
 def _order_for_meld(group: list[Card]) -> list[list[Card]]:

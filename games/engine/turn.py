@@ -367,7 +367,8 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
         events.append(
             public("joker_exchanged", seat=seat, meld=table_meld.id, card=str(card), joker=str(joker))
         )
-    pool.cards.extend(freed_jokers)
+    # A joker written without its id means the one just freed (it must be melded, R51-27).
+    pool.cards[:0] = freed_jokers
 
     # 2. New melds.
     new_melds: list[Meld] = []
