@@ -22,8 +22,6 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # A WebSocket handshake whose Origin is not in ALLOWED_HOSTS is refused (no cross-site use).
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

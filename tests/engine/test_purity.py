@@ -16,7 +16,11 @@ def test_importing_the_engine_loads_no_django_channels_or_celery() -> None:
         "print(','.join(bad))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
         env={"PATH": "", "PYTHONPATH": str(ROOT)},
     )
     assert result.stdout.strip() == ""
@@ -30,7 +34,11 @@ def test_the_engine_imports_only_the_standard_library() -> None:
         "print(','.join(third))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
         env={"PATH": "", "PYTHONPATH": str(ROOT)},
     )
     assert result.stdout.strip() == ""
