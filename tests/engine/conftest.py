@@ -1,0 +1,44 @@
+"""Hypothesis profiles for the rules engine tests (no Django, no database here).
+
+Choose one with ``HYPOTHESIS_PROFILE``:
+
+* ``dev`` (default): few examples, so the whole engine folder runs in seconds;
+* ``ci``: more examples;
+* ``soak``: many examples, for long runs (``make soak`` also runs the ``soak``-marked tests).
+
+``deadline`` is off everywhere: a random game plays many moves, and its time depends on the game.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+_SLOW_DATA = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
+
+settings.register_profile(
+    "dev",
+    max_examples=12,
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=_SLOW_DATA,
+    print_blob=True,
+)
+settings.register_profile(
+    "ci",
+    max_examples=80,
+    stateful_step_count=80,
+    deadline=None,
+    suppress_health_check=_SLOW_DATA,
+    print_blob=True,
+)
+settings.register_profile(
+    "soak",
+    max_examples=2000,
+    stateful_step_count=200,
+    deadline=None,
+    suppress_health_check=_SLOW_DATA,
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))

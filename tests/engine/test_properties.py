@@ -1,0 +1,585 @@
+"""Engine invariants over reachable games (STYLE.md §2.8): conservation, legal means accepted, a
+refused move changes nothing, no leaks in views, JSON round-trips, replays, and round scores.
+
+Every test draws a playthrough: a deal plus random legal moves (``strategies.playthroughs``). A
+falsifying example prints as ``play(Recipe(...))``, which rebuilds the same game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import event, given
+from hypothesis import strategies as st
+from strategies import (
+    CARD_ID_RE,
+    Playthrough,
+    assert_conserved,
+    card_ids_in,
+    choose_move,
+    garbage_moves,
+    ids,
+    is_composite,
+    plausible_moves,
+    playthroughs,
+    scenario_playthroughs,
+)
+
+from games.engine import (
+    Card,
+    Discard,
+    DrawStock,
+    GameState,
+    IllegalMoveError,
+    Play,
+    TakeDiscard,
+    Transition,
+    apply_move,
+    end_match,
+    errors,
+    events_for,
+    legal_moves,
+    move_from_json,
+    move_to_json,
+    record_from_json,
+    record_to_json,
+    replay,
+    state_from_json,
+    state_to_json,
+    view_for,
+)
+from games.engine.deal import deal_seed
+from games.engine.melds import read_meld
+from games.engine.records import make_record
+
+
+def _all_codes(cls: type[IllegalMoveError]) -> set[str]:
+    out = {cls.code}
+    for sub in cls.__subclasses__():
+        out |= _all_codes(sub)
+    return out
+
+
+KNOWN_CODES = _all_codes(errors.IllegalMoveError)
+
+
+def _dump(state: GameState) -> str:
+    return json.dumps(state_to_json(state), sort_keys=True)
+
+
+# --- conservation ------------------------------------------------------------------------------
+
+
+@given(playthroughs(max_moves=150, prefer_play=st.sampled_from([0.3, 0.9])))
+def test_every_physical_card_is_in_exactly_one_place_after_every_move(pt: Playthrough) -> None:
+    for state in pt.states:
+        assert_conserved(state)
+
+
+@given(playthroughs(max_moves=150, prefer_play=st.just(0.9)))
+def test_every_meld_on_the_table_is_a_valid_meld_with_its_jokers_declared(pt: Playthrough) -> None:
+    for state in pt.states:
+        for table_meld in state.melds:
+            cards = table_meld.cards
+            assert all(c.stands_for is not None for c in cards if c.is_joker), str(table_meld.meld)
+            reread = read_meld(cards, state.rules.policy)
+            assert reread.kind == table_meld.meld.kind
+            assert [c.stands_for for c in reread.cards] == [c.stands_for for c in cards]
+            assert len(table_meld.placed_by) == len(cards)
+            assert all(0 <= seat < state.players for seat in table_meld.placed_by)
+
+
+# --- legal means accepted ----------------------------------------------------------------------
+
+
+@given(playthroughs(max_moves=100))
+def test_every_move_legal_moves_lists_is_accepted_by_apply_move(pt: Playthrough) -> None:
+    for state, offered in zip(pt.states, pt.options, strict=True):
+        if state.phase == "over":
+            assert offered == []
+            continue
+        assert offered, "the seat to move has no legal move"
+        others = [seat for seat in range(state.players) if seat != state.turn]
+        assert all(legal_moves(state, seat) == [] for seat in others)
+        kinds = {type(m) for m in offered}
+        if state.phase == "draw":
+            assert DrawStock in kinds
+            assert kinds <= {DrawStock, TakeDiscard}
+        else:
+            assert {Discard(c) for c in state.hands[state.turn]} <= set(offered)
+        for move in offered:
+            transition = apply_move(state, state.turn, move)
+            assert_conserved(transition.state)
+
+
+# --- a refused move changes nothing ------------------------------------------------------------
+
+
+def _check_code(error: IllegalMoveError) -> None:
+    assert isinstance(error.code, str)
+    assert error.code, f"empty code for {error!r}"
+    assert error.code in KNOWN_CODES, error.code
+    assert json.loads(json.dumps(error.to_dict()))["code"] == error.code
+
+
+def _try_move(state: GameState, seat: int, move: Any) -> tuple[str | None, Transition | None]:
+    """Apply; on refusal check the error and return its code, else check and return the transition."""
+    try:
+        transition = apply_move(state, seat, move)
+    except IllegalMoveError as error:
+        refusal = error
+    else:
+        refusal = None
+    if refusal is not None:
+        _check_code(refusal)
+        return refusal.code, None
+    assert seat == state.turn, "a move by the wrong seat was accepted"
+    assert_conserved(transition.state)
+    return None, transition
+
+
+def _check_refusal_or_success(state: GameState, seat: int, move: Any) -> str | None:
+    return _try_move(state, seat, move)[0]
+
+
+@given(playthroughs(max_moves=80), st.data())
+def test_a_rejected_move_changes_nothing(pt: Playthrough, data: st.DataObject) -> None:
+    picks = data.draw(st.lists(st.integers(0, len(pt.states) - 1), min_size=1, max_size=4, unique=True))
+    for index in picks:
+        state = pt.states[index]
+        before = _dump(state)
+        tries = [data.draw(garbage_moves(state), label="garbage") for _ in range(8)]
+        # Moves the seat to move could make, made by another seat.
+        wrong = [s for s in range(-1, state.players + 1) if s != state.turn]
+        tries += [(data.draw(st.sampled_from(wrong)), m) for m in pt.options[index][:4]]
+        for seat, move in tries:
+            code = _check_refusal_or_success(state, seat, move)
+            if state.phase == "over":
+                assert code == "game_over"
+            elif seat != state.turn:
+                assert code == "not_your_turn"
+            assert _dump(state) == before, f"refused move {move!r} changed the state"
+
+
+_JSON_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 12),
+    st.sampled_from(["", "7H", "7H#1", "7H#2", "10H", "JK", "JK#1(8H)", "JK(QD)", "xx", "7H 8H 9H", "AS#9"]),
+)
+_JSON = st.recursive(
+    _JSON_LEAVES,
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.sampled_from(["meld", "cards", "card", "kind"]), children, max_size=3)
+    ),
+    max_leaves=10,
+)
+_MOVE_JSON = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["draw", "take", "play", "discard", "fly"]) | _JSON},
+    optional={"card": _JSON, "melds": _JSON, "layoffs": _JSON, "exchanges": _JSON},
+)
+
+
+@given(playthroughs(max_moves=60), st.lists(_MOVE_JSON, min_size=1, max_size=6))
+def test_garbage_json_moves_are_refused_with_a_code_and_change_nothing(
+    pt: Playthrough, documents: list[dict[str, Any]]
+) -> None:
+    state = pt.final
+    before = _dump(state)
+    for document in documents:
+        try:
+            move = move_from_json(document)
+        except IllegalMoveError as error:
+            unreadable: IllegalMoveError | None = error
+        else:
+            unreadable = None
+        if unreadable is not None:
+            _check_code(unreadable)
+            continue
+        _check_refusal_or_success(state, state.turn, move)
+        assert _dump(state) == before
+
+
+# --- no leaks ----------------------------------------------------------------------------------
+
+
+def _check_view(state: GameState, seat: int | None) -> None:
+    view = view_for(state, seat)
+    text = json.dumps(view)
+    assert json.loads(text) == view, "the view is not plain JSON"
+    # Past rounds' hands are public once scored; the rest of the view must hold no hidden card.
+    assert view["scores"]["rounds"] == [r.to_json() for r in state.results]
+    # Bought-back jokers (RMI-42) went publicly from the table to the buyer's hand: their ids are public.
+    assert view["consumed_jokers"] == [str(c) for c in state.consumed]
+    public_part = {**view, "scores": {**view["scores"], "rounds": None}, "consumed_jokers": None}
+    shown = card_ids_in(json.dumps(public_part))
+    for other in range(state.players):
+        if other == seat:
+            continue
+        leaked = shown & set(ids(state.hands[other]))
+        assert not leaked, f"seat {seat} sees seat {other}'s cards {sorted(leaked)}"
+    leaked = shown & set(ids(state.stock))
+    assert not leaked, f"seat {seat} sees stock cards {sorted(leaked)}"
+    assert state.secret.hex() not in text, "the match secret is in a view"
+    seed = deal_seed(state.secret, state.round_no).hex()
+    if state.phase != "over":
+        assert seed not in text, "the seed of the round being played is in a view"
+        assert "revealed_seed" not in view
+    else:
+        assert view["revealed_seed"] == seed
+    if seat is None:
+        assert view["hand"] is None
+    else:
+        assert view["hand"] == [str(c) for c in state.hands[seat]]
+    assert view["hand_sizes"] == [len(h) for h in state.hands]
+    assert view["stock_size"] == len(state.stock)
+
+
+def _check_events(before: GameState, after: GameState, events: tuple[Any, ...]) -> None:
+    """Events other seats see reveal no hidden card, except a finished round's public hands."""
+    public_before = set(ids(before.discard)) | {c.id for m in before.melds for c in m.cards}
+    if before.atu is not None:
+        public_before.add(before.atu.id)
+    shown_to: dict[int | None, set[str]] = {}
+    for seat in [None, *range(after.players)]:
+        visible = [e for e in events_for(events, seat) if e["kind"] != "round_over"]
+        shown_to[seat] = set(CARD_ID_RE.findall(json.dumps(visible)))
+    if len(after.results) > len(before.results):
+        return  # a new deal: the old round's cards are public, the new hands unrelated to events
+    for seat, shown in shown_to.items():
+        for other in range(after.players):
+            if other == seat:
+                continue
+            hidden = set(ids(after.hands[other])) - public_before
+            assert not shown & hidden, (
+                f"events tell seat {seat} seat {other}'s cards {sorted(shown & hidden)}"
+            )
+        assert not shown & set(ids(after.stock)), f"events tell seat {seat} stock cards"
+
+
+@given(playthroughs(max_moves=60))
+def test_no_view_contains_another_seats_cards_the_stock_or_the_round_seed(pt: Playthrough) -> None:
+    for index, state in enumerate(pt.states):
+        if index % 3 and index != len(pt.states) - 1:
+            continue  # views run the opening search for every seat: every third state is plenty
+        for seat in [None, *range(state.players)]:
+            _check_view(state, seat)
+    for index, events in enumerate(pt.events):
+        _check_events(pt.states[index], pt.states[index + 1], events)
+    if pt.final.phase != "over":
+        # A room closed mid-round (RMI-Q19): the match is over, the hands are still private.
+        closed = end_match(pt.final).state
+        for seat in [None, *range(closed.players)]:
+            _check_view(closed, seat)
+
+
+# --- round-trips -------------------------------------------------------------------------------
+
+
+@given(playthroughs(max_moves=120))
+def test_state_json_round_trips(pt: Playthrough) -> None:
+    for state in [*pt.states[:: max(1, len(pt.states) // 10)], pt.final]:
+        data = state_to_json(state)
+        again = state_from_json(json.loads(json.dumps(data)))
+        assert state_to_json(again) == data
+        assert again == state
+    # The decoded state plays on exactly as the original.
+    final = pt.final
+    again = state_from_json(json.loads(json.dumps(state_to_json(final))))
+    if final.phase != "over":
+        assert [move_to_json(m) for m in legal_moves(again, again.turn)] == [
+            move_to_json(m) for m in legal_moves(final, final.turn)
+        ]
+
+
+@given(playthroughs(max_moves=80), st.data())
+def test_moves_round_trip_through_move_to_json_and_move_from_json(
+    pt: Playthrough, data: st.DataObject
+) -> None:
+    moves = [m for offered in pt.options for m in offered] + [m for _, m in pt.moves]
+    moves += [data.draw(garbage_moves(pt.final))[1] for _ in range(5)] if pt.final.phase != "over" else []
+    for move in moves:
+        document = move_to_json(move)
+        again = move_from_json(json.loads(json.dumps(document)))
+        assert again == move
+        assert move_to_json(again) == document
+
+
+@given(playthroughs(max_moves=250, prefer_play=st.sampled_from([0.5, 0.9])))
+def test_a_record_replays_to_the_identical_state(pt: Playthrough) -> None:
+    recipe = pt.recipe
+    players = list(recipe.players) if isinstance(recipe.players, tuple) else recipe.players
+    record = make_record(pt.rules, players, recipe.seed, pt.moves, first=recipe.first)
+    document = json.loads(json.dumps(record_to_json(record)))
+    replayed = replay(record_from_json(document))
+    assert state_to_json(replayed) == state_to_json(pt.final)
+    assert state_to_json(replay(document)) == state_to_json(pt.final)
+
+
+# --- scores ------------------------------------------------------------------------------------
+
+
+def r51_hand_value(card: Card, joker_penalty: int) -> int:
+    """R51-7 with R51-Q2: pips at face value, J Q K 10, ace 11, joker the table's penalty."""
+    if card.is_joker:
+        return joker_penalty
+    if card.rank == "A":
+        return 11
+    return 10 if card.rank in "TJQK" else int(card.rank)
+
+
+def remi_hand_value(card: Card) -> int:
+    """RMI-10..12 with RMI-Q4: 2-9 5, T-K 10, ace 25, joker 50."""
+    if card.is_joker:
+        return 50
+    if card.rank == "A":
+        return 25
+    return 10 if card.rank in "TJQK" else 5
+
+
+def remi_table_value(rank: str, kind: str, position: int) -> int:
+    """RMI-10/11: what a place of a formation counts (ace 25 in a set, 5 low, 10 high)."""
+    if rank == "A":
+        return 25 if kind == "set" else (5 if position == 1 else 10)
+    return 10 if rank in "TJQK" else 5
+
+
+_RUN_RANKS = {p: r for p, r in enumerate("A23456789TJQKA", start=1)}
+
+
+def remi_table_points(state: GameState) -> list[int]:
+    """Each seat's table points, from who placed each card of each meld (RMI-36, RMI-41, RMI-54)."""
+    points = [0] * state.players
+    for table_meld in state.melds:
+        meld = table_meld.meld
+        for offset, (card, placer) in enumerate(zip(meld.cards, table_meld.placed_by, strict=True)):
+            if meld.kind == "set":
+                value = remi_table_value(meld.rank, "set", 0)
+            else:
+                position = meld.start + offset
+                if not card.is_joker:
+                    assert _RUN_RANKS[position] == card.rank
+                    assert card.suit == meld.suit
+                value = remi_table_value(_RUN_RANKS[position], "run", position)
+            points[placer] += value
+    return points
+
+
+def _turn_start(pt: Playthrough, index: int) -> int:
+    """Index of the state at the start of the turn in which ``moves[index]`` was made."""
+    seat = pt.moves[index][0]
+    rounds = len(pt.states[index].results)
+    j = index
+    while j > 0 and pt.moves[j - 1][0] == seat and len(pt.states[j - 1].results) == rounds:
+        j -= 1
+    return j
+
+
+def _round_start(pt: Playthrough, index: int) -> int:
+    rounds = len(pt.states[index].results)
+    return next(k for k in range(index + 1) if len(pt.states[k].results) == rounds)
+
+
+def _check_round_end_common(pt: Playthrough, index: int) -> None:
+    pre, post = pt.states[index], pt.states[index + 1]
+    seat, move = pt.moves[index]
+    result = post.results[-1]
+    assert len(post.results) == len(pre.results) + 1
+    assert result.round_no == pre.round_no
+    assert result.first == pre.first
+    if result.ended == "went_out":
+        assert result.winner == seat
+        assert isinstance(move, Discard)
+        assert len(pre.hands[seat]) == 1
+        assert move.card.matches(pre.hands[seat][0])
+        assert result.hands[seat] == ()
+    else:
+        assert result.winner is None
+        assert isinstance(move, DrawStock)
+        assert not pre.stock
+    for other in range(pre.players):
+        if other != result.winner:
+            assert ids(result.hands[other]) == ids(pre.hands[other])
+    # Totals are the running sum of the lines.
+    assert [line.seat for line in result.lines] == list(range(pre.players))
+    assert list(result.totals) == [t + line.points for t, line in zip(pre.totals, result.lines, strict=True)]
+    assert post.totals == result.totals
+    sums = Counter()
+    for past in post.results:
+        for line in past.lines:
+            sums[line.seat] += line.points
+    assert [sums[s] for s in range(pre.players)] == list(post.totals)
+    # Then either the match is over or the next round is dealt to the next seat.
+    rules = pre.rules
+    if post.phase == "over":
+        best = min(post.totals) if rules.lower_wins else max(post.totals)
+        assert post.winners == tuple(s for s, t in enumerate(post.totals) if t == best)
+    else:
+        assert post.round_no == pre.round_no + 1
+        assert post.first == (pre.first + 1) % pre.players
+        assert post.turn == post.first
+        assert post.phase == "play"
+        assert [len(h) for h in post.hands] == list(rules.hand_sizes(pre.players, post.first))
+        assert post.melds == ()
+        assert post.discard == ()
+
+
+def _check_r51_round(pt: Playthrough, index: int) -> None:
+    pre, post = pt.states[index], pt.states[index + 1]
+    result = post.results[-1]
+    options = pre.rules.options
+    assert result.ended in ("went_out", "void")
+    if result.ended == "void":
+        assert len(pre.discard) <= 1  # R51-Q9: nothing to rebuild the stock from
+        assert all(line.points == 0 for line in result.lines)
+    else:
+        start = pt.states[_turn_start(pt, index)]
+        one_go = not start.opened[result.winner]  # R51-45: had laid nothing before this turn
+        for line in result.lines:
+            if line.seat == result.winner:
+                assert line.points == 0  # R51-47
+            else:
+                hand = sum(r51_hand_value(c, options["joker_penalty"]) for c in result.hands[line.seat])
+                assert line.points == hand * (2 if one_go else 1), (line, one_go)  # R51-46/48
+    limit = options["penalty_limit"]
+    over = any(t > limit for t in post.totals)  # R51-51 / R51-Q10
+    if over and options["lowest_tie"] == "extra_round":
+        over = list(post.totals).count(min(post.totals)) == 1  # R51-Q11
+    assert (post.phase == "over") == over
+
+
+def _check_remi_round(pt: Playthrough, index: int) -> None:
+    pre, post = pt.states[index], pt.states[index + 1]
+    result = post.results[-1]
+    assert result.ended in ("went_out", "stock_out")
+    atu = pre.atu
+    assert atu is not None
+    multiplier = 2 if atu.is_joker or atu.rank == "A" else 1  # RMI-48
+    dealt = pt.states[_round_start(pt, index)].hands
+    table = remi_table_points(pre)
+    joker_out = False
+    if result.winner is not None:
+        # RMI-43 / RMI-Q14: a new formation with a joker in the going-out turn, or a joker discarded last.
+        turn_moves = [m for _, m in pt.moves[_turn_start(pt, index) : index + 1]]
+        for move in turn_moves:
+            play = move.play if isinstance(move, TakeDiscard) else move
+            if is_composite(move) and any(c.is_joker for meld in play.melds for c in meld):
+                joker_out = True
+        last = pt.moves[index][1]
+        assert isinstance(last, Discard)
+        joker_out = joker_out or pre.hands[result.winner][0].is_joker
+    for line in result.lines:
+        seat = line.seat
+        if not pre.opened[seat] and seat != result.winner:
+            expected = -100 * multiplier  # RMI-58 with RMI-Q16
+        else:
+            hand = sum(remi_hand_value(c) for c in result.hands[seat])
+            bonus = 0
+            if seat == result.winner:
+                bonus = 100 if joker_out else 50  # RMI-55
+            twins = sum(1 for c in dealt[seat] if c.face == atu.face and c.id != atu.id)
+            expected = (table[seat] - hand + bonus + 50 * twins) * multiplier  # RMI-47, RMI-59
+        assert line.points == expected, (line, expected)
+    rounds, target = pre.rules.options["rounds"], pre.rules.options["target"]
+    if rounds is not None:
+        over = len(post.results) >= rounds
+    elif target is not None:
+        over = max(post.totals) >= target
+    else:
+        over = False
+    assert (post.phase == "over") == over
+
+
+@given(
+    playthroughs(
+        "remik51", max_moves=2500, min_moves=2500, until_rounds=2, prefer_play=st.sampled_from([0.6, 0.95])
+    )
+)
+def test_remik51_round_scores_are_hand_penalties_doubled_after_a_one_go_finish(pt: Playthrough) -> None:
+    ends = pt.round_ends()
+    assert ends, f"no round ended in {len(pt.moves)} random moves"
+    for index in ends:
+        _check_round_end_common(pt, index)
+        _check_r51_round(pt, index)
+
+
+@given(
+    playthroughs(
+        "remi", max_moves=2500, min_moves=2500, until_rounds=2, prefer_play=st.sampled_from([0.6, 0.95])
+    )
+)
+def test_remi_round_scores_follow_the_rmi_15_formula(pt: Playthrough) -> None:
+    ends = pt.round_ends()
+    assert ends, f"no round ended in {len(pt.moves)} random moves"
+    for index in ends:
+        _check_round_end_common(pt, index)
+        _check_remi_round(pt, index)
+
+
+# --- positions random play seldom reaches --------------------------------------------------------
+
+
+def _check_rounds(pt: Playthrough) -> None:
+    for index in pt.round_ends():
+        _check_round_end_common(pt, index)
+        if pt.rules.name == "remik51":
+            _check_r51_round(pt, index)
+        else:
+            _check_remi_round(pt, index)
+
+
+@given(scenario_playthroughs(max_moves=30), st.data())
+def test_positions_random_play_seldom_reaches_keep_every_invariant(
+    pt: Playthrough, data: st.DataObject
+) -> None:
+    """R51 joker exchange and one-go finish, R51 reshuffle and void round, Remi atu, stock-out and
+    buy-back: legal play from there, then plausible and garbage moves (followed when accepted)."""
+    for state, offered in zip(pt.states, pt.options, strict=True):
+        assert_conserved(state)
+        for move in offered:
+            assert_conserved(apply_move(state, state.turn, move).state)
+    _check_rounds(pt)
+
+    explored = Playthrough(pt.recipe, pt.rules, pt.states[0])
+    rng = random.Random(pt.recipe.choice_seed)
+    state = pt.states[0]
+    for _ in range(data.draw(st.integers(1, 30), label="steps")):
+        if state.phase == "over":
+            break
+        before = _dump(state)
+        transition = None
+        for _ in range(3):
+            if data.draw(st.booleans(), label="plausible"):
+                seat, move = (
+                    state.turn,
+                    data.draw(st.sampled_from(plausible_moves(state)), label="plausible move"),
+                )
+            else:
+                seat, move = data.draw(garbage_moves(state), label="garbage move")
+            code, transition = _try_move(state, seat, move)
+            if transition is not None:
+                break
+            assert code is not None
+            assert _dump(state) == before
+        if transition is None:
+            seat = state.turn
+            move = choose_move(legal_moves(state, seat), rng, pt.recipe.prefer_play)
+            transition = apply_move(state, seat, move)
+        state = transition.state
+        explored.moves.append((seat, move))
+        explored.events.append(transition.events)
+        explored.states.append(state)
+    _check_rounds(explored)
+    for played in (pt, explored):
+        final = played.final
+        event(f"{pt.recipe.scenario}: {[r.ended for r in final.results]}")
+        if final.atu_taken_by is not None or any(s.atu_taken_by is not None for s in played.states):
+            event(f"{pt.recipe.scenario}: atu taken")
+        if any(isinstance(m, Play) and m.exchanges for _, m in played.moves):
+            event(f"{pt.recipe.scenario}: joker exchanged")
+        if any(line.multiplier == 2 for r in final.results for line in r.lines):
+            event(f"{pt.recipe.scenario}: doubled")
