@@ -6,31 +6,21 @@ and play real moves through ``apply_move``; round scores are read from the score
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import pytest
 
 from games.engine import (
-    Discard,
     DrawStock,
-    Exchange,
     GameState,
-    IllegalMoveError,
-    LayOff,
-    Move,
-    Play,
-    TakeDiscard,
     apply_move,
     legal_moves,
-    parse_card,
     parse_cards,
     position,
-    state_to_json,
     variant,
     view_for,
 )
 from games.engine.melds import read_meld
 from games.engine.turn import table_points
+from tests.engine.helpers import discard, faces, play, refused, run, table_cards, take
 
 REMI = variant("remi")  # Remi 45 by default
 CLASSIC = variant("remi", opening="classic")
@@ -38,56 +28,6 @@ REMI51 = variant("remi", opening="51")
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-
-def play(
-    *melds: str,
-    layoffs: Iterable[tuple[int, str]] = (),
-    exchanges: Iterable[tuple[int, str]] = (),
-) -> Play:
-    return Play(
-        melds=tuple(parse_cards(m) for m in melds),
-        layoffs=tuple(LayOff(meld_id, parse_cards(cards)) for meld_id, cards in layoffs),
-        exchanges=tuple(Exchange(meld_id, parse_card(c)) for meld_id, c in exchanges),
-    )
-
-
-def take(card: str | None, *melds: str, layoffs: Iterable[tuple[int, str]] = ()) -> TakeDiscard:
-    return TakeDiscard(parse_card(card) if card else None, play(*melds, layoffs=layoffs))
-
-
-def discard(text: str) -> Discard:
-    return Discard(parse_card(text))
-
-
-def run(state: GameState, *steps: tuple[int, Move]) -> GameState:
-    for seat, move in steps:
-        state = apply_move(state, seat, move).state
-    return state
-
-
-def refused(state: GameState, seat: int, move: Move, code: str) -> IllegalMoveError:
-    """The move raises ``code`` and the state it was tried on is unchanged."""
-    before = state_to_json(state)
-    with pytest.raises(IllegalMoveError) as info:
-        apply_move(state, seat, move)
-    assert info.value.code == code, info.value
-    assert state_to_json(state) == before
-    return info.value
-
-
-def faces(cards: Iterable[object]) -> list[str]:
-    return sorted(str(c).split("#")[0].split("(")[0] for c in cards)
-
-
-def table_cards(state: GameState, meld_id: int) -> str:
-    meld = state.meld_by_id(meld_id)
-    assert meld is not None
-    return " ".join(c.face + (f"({c.stands_for.face})" if c.stands_for else "") for c in meld.cards)
-
-
-def lines(state: GameState) -> list[int]:
-    return [line.points for line in state.results[-1].lines]
 
 
 # --- RMI-EX1: deep take -------------------------------------------------------------------------

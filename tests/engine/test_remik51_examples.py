@@ -6,69 +6,25 @@ Every number is the example's own. Examples about a move in play build the posit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import pytest
 
 from games.engine import (
-    Discard,
     DrawStock,
-    Exchange,
-    GameState,
     IllegalMoveError,
     InvalidMeldError,
-    LayOff,
-    Play,
     apply_move,
-    parse_card,
     parse_cards,
     position,
-    state_to_json,
     variant,
     view_for,
 )
 from games.engine.melds import read_meld
+from tests.engine.helpers import discard, faces, play, refused, table_cards
 
 R51 = variant("remik51")
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-
-def play(
-    *melds: str,
-    layoffs: Iterable[tuple[int, str]] = (),
-    exchanges: Iterable[tuple[int, str]] = (),
-) -> Play:
-    return Play(
-        melds=tuple(parse_cards(m) for m in melds),
-        layoffs=tuple(LayOff(meld_id, parse_cards(cards)) for meld_id, cards in layoffs),
-        exchanges=tuple(Exchange(meld_id, parse_card(c)) for meld_id, c in exchanges),
-    )
-
-
-def discard(text: str) -> Discard:
-    return Discard(parse_card(text))
-
-
-def refused(state: GameState, seat: int, move: object, code: str) -> IllegalMoveError:
-    """The move raises ``code`` and the state it was tried on is unchanged."""
-    before = state_to_json(state)
-    with pytest.raises(IllegalMoveError) as info:
-        apply_move(state, seat, move)  # type: ignore[arg-type]
-    assert info.value.code == code, info.value
-    assert state_to_json(state) == before
-    return info.value
-
-
-def faces(cards: Iterable[object]) -> list[str]:
-    return sorted(str(c).split("#")[0].split("(")[0] for c in cards)
-
-
-def table_cards(state: GameState, meld_id: int) -> str:
-    meld = state.meld_by_id(meld_id)
-    assert meld is not None
-    return " ".join(c.face + (f"({c.stands_for.face})" if c.stands_for else "") for c in meld.cards)
 
 
 # --- examples from the source (EX) ----------------------------------------------------------------

@@ -7,17 +7,14 @@ move must raise the rule's error code and leave the state it was tried on unchan
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 
 import pytest
 
 from games.engine import (
     Discard,
     DrawStock,
-    Exchange,
     GameState,
     IllegalMoveError,
-    LayOff,
     Move,
     Play,
     TakeDiscard,
@@ -25,14 +22,12 @@ from games.engine import (
     end_match,
     legal_moves,
     new_game,
-    parse_card,
-    parse_cards,
     position,
-    state_to_json,
     variant,
     view_for,
 )
 from games.engine.turn import table_points
+from tests.engine.helpers import discard, faces, play, points, refused, run, table_cards, take
 
 R51 = variant("remik51")
 REMI = variant("remi")  # Remi 45
@@ -40,62 +35,6 @@ CLASSIC = variant("remi", opening="classic")
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-
-def play(
-    *melds: str,
-    layoffs: Iterable[tuple[int, str]] = (),
-    exchanges: Iterable[tuple[int, str]] = (),
-) -> Play:
-    return Play(
-        melds=tuple(parse_cards(m) for m in melds),
-        layoffs=tuple(LayOff(meld_id, parse_cards(cards)) for meld_id, cards in layoffs),
-        exchanges=tuple(Exchange(meld_id, parse_card(c)) for meld_id, c in exchanges),
-    )
-
-
-def take(
-    card: str | None,
-    *melds: str,
-    layoffs: Iterable[tuple[int, str]] = (),
-    exchanges: Iterable[tuple[int, str]] = (),
-) -> TakeDiscard:
-    return TakeDiscard(parse_card(card) if card else None, play(*melds, layoffs=layoffs, exchanges=exchanges))
-
-
-def discard(text: str) -> Discard:
-    return Discard(parse_card(text))
-
-
-def run(state: GameState, *steps: tuple[int, Move]) -> GameState:
-    for seat, move in steps:
-        state = apply_move(state, seat, move).state
-    return state
-
-
-def refused(state: GameState, seat: int, move: Move, code: str | set[str]) -> IllegalMoveError:
-    """The move raises ``code`` (or one of a set of codes); the state tried is unchanged."""
-    before = state_to_json(state)
-    with pytest.raises(IllegalMoveError) as info:
-        apply_move(state, seat, move)
-    codes = {code} if isinstance(code, str) else code
-    assert info.value.code in codes, info.value
-    assert state_to_json(state) == before
-    return info.value
-
-
-def faces(cards: Iterable[object]) -> list[str]:
-    return sorted(str(c).split("#")[0].split("(")[0] for c in cards)
-
-
-def table_cards(state: GameState, meld_id: int) -> str:
-    meld = state.meld_by_id(meld_id)
-    assert meld is not None
-    return " ".join(c.face + (f"({c.stands_for.face})" if c.stands_for else "") for c in meld.cards)
-
-
-def points(state: GameState) -> list[int]:
-    return [line.points for line in state.results[-1].lines]
 
 
 def draw_discard_to_stock_out(state: GameState) -> GameState:
