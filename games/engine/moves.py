@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, format_cards, parse_card, parse_cards
+from .cards import Card, parse_card, parse_cards
 from .errors import MalformedMoveError
 
 
@@ -177,17 +177,28 @@ def move_to_json(move: Move) -> dict[str, Any]:
 
 
 def describe_move(move: Move) -> str:
-    """A short human description (for logs and the terminal game)."""
+    """A short description in card notation, without copy ids (for logs and the terminal game).
+
+    >>> describe_move(move_from_json({"kind": "take", "card": "3H#2", "melds": [["3H#2", "4H", "JK#1(5H)"]]}))
+    'take 3H, meld [3H 4H JK(5H)]'
+    """
+
+    def show(cards: Sequence[Card]) -> str:
+        return " ".join(
+            c.face + (f"({c.stands_for.face})" if c.stands_for is not None else "") for c in cards
+        )
+
     match move:
         case DrawStock():
             return "draw from the stock"
         case Discard(card=card):
-            return f"discard {card}"
+            return f"discard {show([card])}"
         case Play(melds=melds, layoffs=layoffs, exchanges=exchanges):
-            parts = [f"meld [{format_cards(m)}]" for m in melds]
-            parts += [f"exchange {ex.card} on meld {ex.meld}" for ex in exchanges]
-            parts += [f"lay off {format_cards(lo.cards)} on meld {lo.meld}" for lo in layoffs]
+            parts = [f"exchange {show([ex.card])} for the joker in meld {ex.meld}" for ex in exchanges]
+            parts += [f"meld [{show(m)}]" for m in melds]
+            parts += [f"add {show(lo.cards)} to meld {lo.meld}" for lo in layoffs]
             return ", ".join(parts) or "nothing"
         case TakeDiscard(card=card, play=play):
-            return f"take {card or 'the top discard'} and " + describe_move(play)
+            taken = show([card]) if card is not None else "the top discard"
+            return f"take {taken}, " + describe_move(play)
     return repr(move)

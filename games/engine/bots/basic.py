@@ -39,7 +39,7 @@ from typing import Any
 from .. import errors
 from ..cards import RANK_NUMBER, SUITS, Card, parse_card, parse_cards
 from ..melds import Meld, extend_meld, meld_readings, position_rank
-from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
+from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard, describe_move
 from ..rules import Rules, variant
 from ..search import best_arrangement, find_opening, melds_with
 from ..state import GameState, TableMeld
@@ -207,28 +207,7 @@ def _use_joker(melds: Sequence[Meld], joker: Card) -> list[Meld]:
     return out
 
 
-def describe(move: Move) -> str:
-    """A short description of a move in card notation, without copy ids."""
-
-    def show(cards: Sequence[Card]) -> str:
-        return " ".join(
-            c.face + (f"({c.stands_for.face})" if c.stands_for is not None else "") for c in cards
-        )
-
-    match move:
-        case DrawStock():
-            return "draw from the stock"
-        case Discard(card=card):
-            return f"discard {show([card])}"
-        case Play(melds=melds, layoffs=layoffs, exchanges=exchanges):
-            parts = [f"exchange {show([ex.card])} for the joker in meld {ex.meld}" for ex in exchanges]
-            parts += [f"meld [{show(m)}]" for m in melds]
-            parts += [f"add {show(lo.cards)} to meld {lo.meld}" for lo in layoffs]
-            return ", ".join(parts) or "nothing"
-        case TakeDiscard(card=card, play=play):
-            taken = show([card]) if card is not None else "the top discard"
-            return f"take {taken}, " + describe(play)
-    return repr(move)
+describe = describe_move
 
 
 # --- the bot ------------------------------------------------------------------------------------
