@@ -6,7 +6,11 @@ switches to PostgreSQL and Redis. Every variable read here is listed in .env.exa
 """
 
 import os
+from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -46,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",  # login rate limiting (see accounts/rate_limit.py)
     "accounts",
     "games",
 ]
@@ -59,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: turns a lockout into the 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "remi_site.urls"
@@ -86,6 +93,87 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# --- Accounts ---------------------------------------------------------------------------------
+
+# The lockout check runs first; the model backend then checks the password.
+AUTHENTICATION_BACKENDS = [
+    "accounts.rate_limit.LoginRateLimitBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+# django-axes: after 5 failed logins for one username from one IP address, that pair is refused
+# (HTTP 429) for 15 minutes. Attempts are stored in the database, so this works the same with or
+# without Redis and across processes.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.rate_limit.lockout_username"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.rate_limit.lockout_response"
+AXES_VERBOSE = False
+
+
+def email_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+    """E-mail settings: SMTP from EMAIL_URL or EMAIL_HOST, else printed to the console.
+
+    EMAIL_URL looks like ``smtp://user:password@host:587?tls=1`` (``smtps://`` for implicit TLS,
+    port 465 by default); the EMAIL_* variables set the same things one by one.
+    """
+    url = environ.get("EMAIL_URL", "").strip()
+    if url:
+        parts = urlsplit(url)
+        if parts.scheme not in {"smtp", "smtps"}:
+            raise ImproperlyConfigured(
+                f"EMAIL_URL must start with smtp:// or smtps://, not {parts.scheme}://"
+            )
+        query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        ssl = parts.scheme == "smtps" or query.get("ssl", "").lower() in {"1", "true", "yes", "on"}
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": parts.hostname or "localhost",
+            "EMAIL_PORT": parts.port or (465 if ssl else 25),
+            "EMAIL_HOST_USER": unquote(parts.username or ""),
+            "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+            "EMAIL_USE_SSL": ssl,
+            "EMAIL_USE_TLS": not ssl and query.get("tls", "").lower() in {"1", "true", "yes", "on"},
+        }
+    host = environ.get("EMAIL_HOST", "").strip()
+    if host:
+        ssl = environ.get("EMAIL_USE_SSL", "").strip().lower() in {"1", "true", "yes", "on"}
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": host,
+            "EMAIL_PORT": int(environ.get("EMAIL_PORT", "") or (465 if ssl else 25)),
+            "EMAIL_HOST_USER": environ.get("EMAIL_HOST_USER", ""),
+            "EMAIL_HOST_PASSWORD": environ.get("EMAIL_HOST_PASSWORD", ""),
+            "EMAIL_USE_SSL": ssl,
+            "EMAIL_USE_TLS": environ.get("EMAIL_USE_TLS", "").strip().lower() in {"1", "true", "yes", "on"},
+        }
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+        "EMAIL_HOST": "localhost",
+        "EMAIL_PORT": 25,
+        "EMAIL_HOST_USER": "",
+        "EMAIL_HOST_PASSWORD": "",
+        "EMAIL_USE_SSL": False,
+        "EMAIL_USE_TLS": False,
+    }
+
+
+_email = email_settings(os.environ)
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"]
+EMAIL_PORT = _email["EMAIL_PORT"]
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Remi <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -148,6 +236,18 @@ else:
     CELERY_EMBEDDED_WORKER = True
     # The memory transport polls once a second by default, which delays immediate tasks.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
+
+# Redis is also the cache when it is there; otherwise each process has its own memory cache.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "remi",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

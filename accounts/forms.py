@@ -1,0 +1,53 @@
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+
+from accounts.models import Language, User
+
+
+class RegistrationForm(forms.Form):
+    """Checks the input's shape; ``accounts.services.user_register`` checks uniqueness and the
+    password rules, and the view puts its errors back on these fields."""
+
+    username = forms.CharField(
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Up to 150 characters: letters, digits and @ . + - _ only.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+    )
+    email = forms.EmailField(
+        label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}), max_length=254
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password confirmation",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self) -> dict[str, object]:
+        cleaned = super().clean() or {}
+        password1, password2 = cleaned.get("password1"), cleaned.get("password2")
+        if password1 and password2 and password1 != password2:
+            self.add_error("password2", "The two passwords do not match.")
+        return cleaned
+
+    def add_service_errors(self, error: ValidationError) -> None:
+        """Show a ``ValidationError`` from the service on the matching fields."""
+        field_names = {"password": "password1"}
+        for field, messages in error.message_dict.items():
+            self.add_error(field_names.get(field, field if field in self.fields else None), messages)
+
+
+class PreferencesForm(forms.Form):
+    language = forms.ChoiceField(choices=Language.choices)
+
+    @classmethod
+    def for_user(cls, user: User, data: object = None) -> "PreferencesForm":
+        return cls(data, initial={"language": user.language})

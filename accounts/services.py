@@ -1,0 +1,50 @@
+"""Every write to an account goes through these functions (views and forms only call them)."""
+
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from accounts.models import Language, User
+
+
+def user_register(*, username: str, email: str, password: str) -> User:
+    """Create an active account.
+
+    Raises ``ValidationError`` (keyed by field) when the username or e-mail is taken, in any
+    case, or when the password fails ``AUTH_PASSWORD_VALIDATORS``. Nothing is written then.
+    """
+    username = username.strip()
+    email = User.objects.normalize_email(email.strip())
+    errors: dict[str, list[str]] = {}
+    if User.objects.filter(username__iexact=username).exists():
+        errors["username"] = ["A user with that username already exists."]
+    if User.objects.filter(email__iexact=email).exists():
+        errors["email"] = ["An account with this e-mail address already exists."]
+    user = User(username=username, email=email)
+    try:
+        password_validation.validate_password(password, user=user)
+    except ValidationError as error:
+        errors["password"] = list(error.messages)
+    if errors:
+        raise ValidationError(errors)
+
+    user.set_password(password)
+    user.full_clean(exclude=["password"], validate_unique=False, validate_constraints=False)
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError as error:
+        # Someone registered the same name or address between our check and the insert.
+        raise ValidationError(
+            {"username": ["A user with that username or e-mail already exists."]}
+        ) from error
+    return user
+
+
+def user_set_language(*, user: User, language: str) -> User:
+    """Store the player's language preference."""
+    if language not in Language.values:
+        raise ValidationError({"language": [f"Unknown language {language!r}."]})
+    user.language = language
+    user.save(update_fields=["language"])
+    return user

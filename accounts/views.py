@@ -1,0 +1,65 @@
+"""Thin HTTP views: forms read the input, services write, selectors read.
+
+Log in, log out, password change and password reset are Django's own views (see accounts/urls.py).
+"""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import PreferencesForm, RegistrationForm
+from accounts.selectors import user_get_public
+from accounts.services import user_register, user_set_language
+
+# Registration logs the new player in directly; there is no request to check for lockouts then.
+_MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("profile", username=request.user.get_username())
+    form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = user_register(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            login(request, user, backend=_MODEL_BACKEND)
+            messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+            return redirect("profile", username=user.username)
+    return render(request, "accounts/register.html", {"form": form})
+
+
+@require_http_methods(["GET"])
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = user_get_public(username=username)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            # Filled in by the games app once matches are stored; nothing is invented here.
+            "recent_matches": [],
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    form = PreferencesForm.for_user(request.user, request.POST or None)  # type: ignore[arg-type]
+    if request.method == "POST" and form.is_valid():
+        user_set_language(user=request.user, language=form.cleaned_data["language"])  # type: ignore[arg-type]
+        messages.success(request, "Your preferences are saved.")
+        return redirect("preferences")
+    return render(request, "accounts/preferences.html", {"form": form})
