@@ -1,1 +1,194 @@
-# Tables, seats and games arrive with the multiplayer layer.
+"""Rooms, seats, matches and their append-only move log.
+
+A match's authoritative state is the engine's ``state_to_json`` document in ``Match.state`` with the
+secret taken out: the secret lives only in ``Match.secret``, which no frame, view or admin page
+shows. Only ``games.services`` writes these rows; ``games.selectors`` reads them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from games import engine
+
+
+class Room(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        PLAYING = "playing"
+        FINISHED = "finished"
+        CLOSED = "closed"
+
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=32)
+    #: The engine's full, normalised options (snake_case names, defaults filled in).
+    options = models.JSONField(default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField()
+    turn_seconds = models.PositiveIntegerField(default=60)
+    ranked = models.BooleanField(default=False)
+    #: Set for private rooms: whoever knows the code may join.
+    join_code = models.CharField(max_length=12, unique=True, null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_rooms")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant})"
+
+    def rules(self) -> engine.Rules:
+        return engine.variant(self.variant, **self.options)
+
+
+class Seat(models.Model):
+    class BotLevel(models.TextChoices):
+        EASY = "easy"
+        NORMAL = "normal"
+        HARD = "hard"
+
+    class State(models.TextChoices):
+        CONNECTED = "connected"
+        AWAY = "away"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
+    is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.CONNECTED)
+
+    class Meta:
+        ordering = ("room", "index")
+        constraints = (
+            models.UniqueConstraint(fields=("room", "index"), name="seat_unique_index"),
+            models.UniqueConstraint(fields=("room", "user"), name="seat_unique_user"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.room_id}#{self.index}"
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.is_bot
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        FINISHED = "finished"
+        ABANDONED = "abandoned"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField()
+    #: ``engine.state_to_json`` without its "secret" (see ``game_state``).
+    state = models.JSONField()
+    #: Moves applied so far; a command must name the version it saw.
+    version = models.PositiveIntegerField(default=0)
+    #: The match secret that seeds every deal. Never leaves the server before the match is over.
+    secret = models.BinaryField(max_length=64, editable=False)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING, db_index=True)
+    winners = models.JSONField(default=list, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ("room", "number")
+        constraints = (models.UniqueConstraint(fields=("room", "number"), name="match_unique_number"),)
+
+    def __str__(self) -> str:
+        return f"match {self.pk} (room {self.room_id} #{self.number})"
+
+    @property
+    def secret_bytes(self) -> bytes:
+        return bytes(self.secret)  # PostgreSQL hands back a memoryview
+
+    def game_state(self) -> engine.GameState:
+        return engine.state_from_json({**self.state, "secret": self.secret_bytes.hex()})
+
+    def set_game_state(self, state: engine.GameState) -> None:
+        self.state = state_document(state)
+
+
+def state_document(state: engine.GameState) -> dict[str, Any]:
+    """What ``Match.state`` stores: the engine's JSON minus the secret."""
+    document = engine.state_to_json(state)
+    del document["secret"]
+    return document
+
+
+class Round(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    #: sha256 hex of the round's seed, published before the round is dealt to anyone.
+    commitment = models.CharField(max_length=64)
+    #: The round's seed in hex, once the round is over (its sha256 is the commitment).
+    revealed_seed = models.CharField(max_length=64, null=True, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("match", "number")
+        constraints = (models.UniqueConstraint(fields=("match", "number"), name="round_unique_number"),)
+
+    def __str__(self) -> str:
+        return f"round {self.number} of match {self.match_id}"
+
+
+class MoveRecord(models.Model):
+    """One accepted move. Append-only: with the secret, the log replays the match exactly."""
+
+    class Actor(models.TextChoices):
+        PLAYER = "player"
+        BOT = "bot"
+        STANDIN = "standin"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    #: The match version after this move (1 for the first move).
+    seq = models.PositiveIntegerField()
+    round_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.PLAYER)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("match", "seq")
+        constraints = (models.UniqueConstraint(fields=("match", "seq"), name="move_unique_seq"),)
+
+    def __str__(self) -> str:
+        return f"move {self.seq} of match {self.match_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ValueError("MoveRecord is append-only")
+        super().save(*args, **kwargs)
+
+
+class ScoreLine(models.Model):
+    """One seat's score for one round, as the engine's RoundResult line, plus the running total."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="score_lines")
+    seat = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    hand = models.IntegerField(default=0)
+    table = models.IntegerField(default=0)
+    bonus = models.IntegerField(default=0)
+    atu_bonus = models.IntegerField(default=0)
+    multiplier = models.IntegerField(default=1)
+    notes = models.JSONField(default=list, blank=True)
+    total = models.IntegerField()
+
+    class Meta:
+        ordering = ("round", "seat")
+        constraints = (models.UniqueConstraint(fields=("round", "seat"), name="scoreline_unique_seat"),)
+
+    def __str__(self) -> str:
+        return f"{self.round}: seat {self.seat} {self.points:+d} = {self.total}"

@@ -1,0 +1,53 @@
+"""Pushing game frames to sockets: group names and the channel-layer send.
+
+Each seat has its own group and gets a frame built with ``engine.view_for(state, seat)``, so a
+seat's hand only ever travels to that seat's group; spectators get ``view_for(state, None)``.
+Called from ``transaction.on_commit`` only, never inside a transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games import engine, protocol
+
+#: The layer message type; consumers handle it in ``async def match_frame(self, message)``.
+FRAME_MESSAGE = "match.frame"
+
+
+def seat_group(match_id: int, seat: int) -> str:
+    return f"match-{match_id}.seat-{seat}"
+
+
+def spectators_group(match_id: int) -> str:
+    return f"match-{match_id}.spectators"
+
+
+def frames(
+    *, match_id: int, state: engine.GameState, version: int, events: Iterable[engine.Event] = ()
+) -> list[tuple[str, dict[str, object]]]:
+    """(group, frame) for every seat and for the spectators, each built for that audience only."""
+    events = tuple(events)
+    audiences: list[tuple[str, int | None]] = [
+        (seat_group(match_id, seat), seat) for seat in range(state.players)
+    ]
+    audiences.append((spectators_group(match_id), None))
+    return [
+        (group, protocol.state_frame(engine.view_for(state, seat), version, engine.events_for(events, seat)))
+        for group, seat in audiences
+    ]
+
+
+def publish(
+    *, match_id: int, state: engine.GameState, version: int, events: Iterable[engine.Event] = ()
+) -> None:
+    """Send each audience its frame. Run after commit, so a reader never sees an older row."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send = async_to_sync(layer.group_send)
+    for group, frame in frames(match_id=match_id, state=state, version=version, events=events):
+        send(group, {"type": FRAME_MESSAGE, "frame": frame})

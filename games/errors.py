@@ -1,0 +1,113 @@
+"""Application errors above the rules engine: who may act where, and when.
+
+Each error has a stable snake_case ``code`` (the browser maps codes to text) and keeps its
+structured fields in :meth:`GameError.fields`, so a frame or an HTTP response can carry them.
+Illegal moves are the engine's ``IllegalMoveError`` family and are not repeated here.
+
+Pure Python: ``games.protocol`` turns these into frames and must not import Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class GameError(Exception):
+    """Base class: the request is well-formed and the move may be legal, but not here or now."""
+
+    code: ClassVar[str] = "game_error"
+    default_message: ClassVar[str] = "this cannot be done here"
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.default_message)
+
+    def fields(self) -> dict[str, Any]:
+        """Structured data for the client, besides ``code`` and the message."""
+        return {}
+
+
+class NotSeatedError(GameError):
+    code = "not_seated"
+    default_message = "you have no seat at this table"
+
+
+class StaleVersionError(GameError):
+    """The client acted on an old version of the game; it must resync to ``current``."""
+
+    code = "stale_version"
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game is at version {current}")
+        self.current = current
+
+    def fields(self) -> dict[str, Any]:
+        return {"current": self.current}
+
+
+class RoomFullError(GameError):
+    code = "room_full"
+    default_message = "every seat is taken"
+
+
+class SeatTakenError(GameError):
+    code = "seat_taken"
+    default_message = "that seat is taken or does not exist"
+
+
+class AlreadySeatedError(GameError):
+    code = "already_seated"
+    default_message = "you already have a seat at this table"
+
+
+class NotOwnerError(GameError):
+    code = "not_owner"
+    default_message = "only the room's owner may do this"
+
+
+class RoomNotOpenError(GameError):
+    code = "room_not_open"
+    default_message = "the room is not open for seating or a new match"
+
+
+class RoomNotReadyError(GameError):
+    code = "room_not_ready"
+    default_message = "every seat needs a player or a bot before the match starts"
+
+
+class NotBotTurnError(GameError):
+    code = "not_bot_turn"
+    default_message = "the seat to move is not a bot"
+
+
+class RoomNotFoundError(GameError):
+    code = "room_not_found"
+    default_message = "no such room"
+
+
+class MatchNotFoundError(GameError):
+    code = "match_not_found"
+    default_message = "no such match"
+
+
+class BadOptionsError(GameError):
+    """The variant or its options were refused; the message is the engine's ValueError text."""
+
+    code = "bad_options"
+    default_message = "these table options are not allowed"
+
+
+__all__ = [
+    "AlreadySeatedError",
+    "BadOptionsError",
+    "GameError",
+    "MatchNotFoundError",
+    "NotBotTurnError",
+    "NotOwnerError",
+    "NotSeatedError",
+    "RoomFullError",
+    "RoomNotFoundError",
+    "RoomNotOpenError",
+    "RoomNotReadyError",
+    "SeatTakenError",
+    "StaleVersionError",
+]

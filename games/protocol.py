@@ -1,0 +1,96 @@
+"""The wire format between browsers and the site: commands in, frames out.
+
+Pure Python (no Django): it only translates between JSON and engine types. Frames are built for
+one audience each; this module never decides what a seat may see (``engine.view_for`` does).
+
+>>> command = decode_command({"type": "move", "id": "r1", "version": 3, "move": {"kind": "draw"}})
+>>> command.version, command.move
+(3, DrawStock())
+>>> decode_command({"version": 3, "move": {"kind": "fly"}})
+Traceback (most recent call last):
+...
+games.protocol.MalformedMessageError: unknown move kind 'fly' (draw, take, play, discard)
+>>> error_frame(MalformedMessageError("bad"), request_id="r1")
+{'type': 'error', 'id': 'r1', 'code': 'malformed_message', 'message': 'bad'}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.engine import IllegalMoveError, Move, move_from_json
+from games.errors import GameError
+
+RequestId = str | int | None
+
+
+class MalformedMessageError(ValueError):
+    """We could not even read the message (not JSON, missing fields, an unreadable move)."""
+
+    code: ClassVar[str] = "malformed_message"
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A player's move, tagged with the version of the game the player saw."""
+
+    id: RequestId
+    version: int
+    move: Move
+
+
+def decode_command(data: Any) -> Command:
+    """Read ``{"type": "move", "id": ..., "version": n, "move": {...}}`` (text or parsed JSON).
+
+    ``type`` may be left out; ``id`` is optional (echoed back in an error frame).
+    """
+    if isinstance(data, str | bytes | bytearray):
+        try:
+            data = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise MalformedMessageError("not JSON") from error
+    if not isinstance(data, Mapping):
+        raise MalformedMessageError("a command is a JSON object")
+    if data.get("type", "move") != "move":
+        raise MalformedMessageError(f"unknown command type {data.get('type')!r}")
+    request_id = data.get("id")
+    if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, str | int)):
+        raise MalformedMessageError("'id' must be a string or a number")
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise MalformedMessageError("'version' must be the game version you saw (an integer >= 0)")
+    try:
+        move = move_from_json(data.get("move"))
+    except (IllegalMoveError, ValueError, TypeError, KeyError) as error:
+        raise MalformedMessageError(str(error)) from error
+    return Command(id=request_id, version=version, move=move)
+
+
+def error_frame(error: BaseException, request_id: RequestId = None) -> dict[str, Any]:
+    """The frame answering a refused command, sent to the sender only.
+
+    Known families (malformed messages, illegal moves, application errors) keep their code and
+    message; anything else is a bug and is reported as ``server_error`` without details.
+    """
+    if isinstance(error, MalformedMessageError | IllegalMoveError | GameError):
+        frame: dict[str, Any] = {
+            "type": "error",
+            "id": request_id,
+            "code": error.code,
+            "message": str(error),
+        }
+        if isinstance(error, GameError):
+            frame.update(error.fields())
+        return frame
+    return {"type": "error", "id": request_id, "code": "server_error", "message": "server error; resync"}
+
+
+def state_frame(view: Mapping[str, Any], version: int, events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The game as one audience sees it at ``version``, with the events that led there."""
+    return {"type": "state", "version": version, "view": dict(view), "events": [dict(e) for e in events]}
+
+
+__all__ = ["Command", "MalformedMessageError", "decode_command", "error_frame", "state_frame"]

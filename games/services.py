@@ -1,0 +1,333 @@
+"""Everything that writes game data: rooms, seats, matches and moves.
+
+Each service is one transaction. A move locks its ``Match`` row
+(``select_for_update(no_key=True)``), checks the version the client saw, lets the engine decide,
+then writes the new state, the move log and, at the end of a round, the scores and the revealed
+seed. Frames go out in ``transaction.on_commit``, so nobody hears of a move that was rolled back.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from functools import partial
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast, engine, selectors
+from games.engine.bots import candidate_moves, choose_move
+from games.errors import (
+    AlreadySeatedError,
+    BadOptionsError,
+    MatchNotFoundError,
+    NotBotTurnError,
+    NotOwnerError,
+    NotSeatedError,
+    RoomFullError,
+    RoomNotFoundError,
+    RoomNotOpenError,
+    RoomNotReadyError,
+    SeatTakenError,
+    StaleVersionError,
+)
+from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+
+_JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed
+TURN_SECONDS_RANGE = (5, 3600)
+
+
+# --- rooms and seats ---------------------------------------------------------------------------
+
+
+def room_create(
+    *,
+    owner: AbstractBaseUser,
+    name: str,
+    variant: str,
+    options: Mapping[str, Any],
+    seats: int,
+    turn_seconds: int,
+    ranked: bool = False,
+    private: bool = False,
+) -> Room:
+    """Open a room with ``seats`` empty seats. The engine validates the variant and options."""
+    if not isinstance(options, Mapping):
+        raise BadOptionsError("options must be a JSON object")
+    try:
+        rules = engine.variant(variant, **dict(options))
+    except ValueError as error:
+        raise BadOptionsError(str(error)) from error
+    if (
+        isinstance(seats, bool)
+        or not isinstance(seats, int)
+        or not rules.min_players <= seats <= rules.max_players
+    ):
+        raise BadOptionsError(f"{rules.name} is played by {rules.min_players} to {rules.max_players} players")
+    low, high = TURN_SECONDS_RANGE
+    if isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int) or not low <= turn_seconds <= high:
+        raise BadOptionsError(f"a turn lasts {low} to {high} seconds")
+    with transaction.atomic():
+        room = Room.objects.create(
+            owner=owner,
+            name=name,
+            variant=rules.name,
+            options=dict(rules.options),
+            seat_count=seats,
+            turn_seconds=turn_seconds,
+            ranked=ranked,
+            join_code=_new_join_code() if private else None,
+        )
+        Seat.objects.bulk_create(Seat(room=room, index=index) for index in range(seats))
+    return room
+
+
+def _new_join_code() -> str:
+    while True:
+        code = "".join(secrets.choice(_JOIN_CODE_ALPHABET) for _ in range(8))
+        if not Room.objects.filter(join_code=code).exists():
+            return code
+
+
+def _room_locked(room: Room | int) -> Room:
+    room_id = room if isinstance(room, int) else room.pk
+    locked = Room.objects.select_for_update(no_key=True).filter(pk=room_id).first()
+    if locked is None:
+        raise RoomNotFoundError()
+    return locked
+
+
+def _require_owner(room: Room, user: AbstractBaseUser | AnonymousUser | None) -> None:
+    if user is not None and room.owner_id != user.pk:
+        raise NotOwnerError()
+
+
+def seat_take(*, room: Room | int, user: AbstractBaseUser, index: int | None = None) -> Seat:
+    """Sit ``user`` at seat ``index`` (or the first free one) of an open room."""
+    with transaction.atomic():
+        room = _room_locked(room)  # one seating change per room at a time
+        if room.status != Room.Status.OPEN:
+            raise RoomNotOpenError()
+        seats = list(room.seats.all())
+        if any(seat.user_id == user.pk for seat in seats):
+            raise AlreadySeatedError()
+        if index is None:
+            seat = next((seat for seat in seats if seat.is_free), None)
+            if seat is None:
+                raise RoomFullError()
+        else:
+            seat = next((seat for seat in seats if seat.index == index and seat.is_free), None)
+            if seat is None:
+                raise SeatTakenError()
+        seat.user = user
+        seat.state = Seat.State.CONNECTED
+        seat.save(update_fields=["user", "state"])
+    return seat
+
+
+def seat_add_bot(
+    *,
+    room: Room | int,
+    index: int,
+    level: str = Seat.BotLevel.NORMAL,
+    user: AbstractBaseUser | None = None,
+) -> Seat:
+    """Put a bot at a free seat. With ``user``, only the room's owner may do it."""
+    if level not in Seat.BotLevel.values:
+        raise BadOptionsError(f"bot level must be one of {', '.join(Seat.BotLevel.values)}")
+    with transaction.atomic():
+        room = _room_locked(room)
+        _require_owner(room, user)
+        if room.status != Room.Status.OPEN:
+            raise RoomNotOpenError()
+        seat = room.seats.filter(index=index, user__isnull=True, is_bot=False).first()
+        if seat is None:
+            raise SeatTakenError()
+        seat.is_bot = True
+        seat.bot_level = level
+        seat.save(update_fields=["is_bot", "bot_level"])
+    return seat
+
+
+# --- matches -----------------------------------------------------------------------------------
+
+
+def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Match:
+    """Deal a new match in a room whose seats are all taken (by players or bots).
+
+    The match secret comes from ``secrets``; round 1's commitment is stored (and shown in every
+    view) before anyone has seen a card.
+    """
+    with transaction.atomic():
+        room = _room_locked(room)
+        _require_owner(room, user)
+        if room.status not in (Room.Status.OPEN, Room.Status.FINISHED):
+            raise RoomNotOpenError()
+        seats = list(room.seats.select_related("user").order_by("index"))
+        if len(seats) != room.seat_count or any(seat.is_free for seat in seats):
+            raise RoomNotReadyError()
+        names = [
+            seat.user.get_username() if seat.user is not None else f"Bot {seat.index + 1}" for seat in seats
+        ]
+        secret = secrets.token_bytes(32)
+        state = engine.new_game(room.rules(), names, secret)
+        number = (room.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        match = Match(room=room, number=number, version=0, secret=secret)
+        match.set_game_state(state)
+        match.save()
+        Round.objects.create(
+            match=match, number=state.round_no, commitment=_commitment(secret, state.round_no)
+        )
+        room.status = Room.Status.PLAYING
+        room.save(update_fields=["status"])
+        _publish_after_commit(match=match, state=state, events=())
+    return match
+
+
+def _commitment(secret: bytes, round_no: int) -> str:
+    return engine.commitment(engine.deal_seed(secret, round_no))
+
+
+def _match_locked(match_id: int) -> Match:
+    match = Match.objects.select_for_update(no_key=True).filter(pk=match_id).first()
+    if match is None:
+        raise MatchNotFoundError()
+    return match
+
+
+def _check_version(match: Match, expected_version: int) -> None:
+    if match.version != expected_version:
+        raise StaleVersionError(current=match.version)
+
+
+def move_submit(
+    *,
+    match_id: int,
+    user: AbstractBaseUser | AnonymousUser,
+    move: engine.Move,
+    expected_version: int,
+    actor: str = MoveRecord.Actor.PLAYER,
+) -> int:
+    """Play ``move`` for the user's seat; returns the new version.
+
+    Raises NotSeatedError, StaleVersionError, or the engine's IllegalMoveError (nothing saved).
+    """
+    with transaction.atomic():
+        match = _match_locked(match_id)
+        seat = selectors.seat_index_for(room_id=match.room_id, user=user)
+        if seat is None:
+            raise NotSeatedError()
+        _check_version(match, expected_version)
+        state = match.game_state()
+        transition = engine.apply_move(state, seat, move)
+        _record(match=match, before=state, seat=seat, move=move, transition=transition, actor=actor)
+    return match.version
+
+
+def bot_move_play(*, match_id: int, expected_version: int) -> int:
+    """Play the move of the bot whose turn it is; returns the new version.
+
+    ``expected_version`` is the version the bot's task was scheduled for: if anyone has moved
+    since, StaleVersionError and nothing happens.
+    """
+    with transaction.atomic():
+        match = _match_locked(match_id)
+        _check_version(match, expected_version)
+        state = match.game_state()
+        seat = state.turn
+        if state.is_over or not Seat.objects.filter(room_id=match.room_id, index=seat, is_bot=True).exists():
+            raise NotBotTurnError()
+        move, transition = _bot_choice(state, seat)
+        _record(
+            match=match, before=state, seat=seat, move=move, transition=transition, actor=MoveRecord.Actor.BOT
+        )
+    return match.version
+
+
+def _bot_choice(state: engine.GameState, seat: int) -> tuple[engine.Move, engine.Transition]:
+    # The bot decides from its own seat's view, like a player (RMI-NET-2).
+    view = engine.view_for(state, seat)
+    move = choose_move(view)
+    try:
+        return move, engine.apply_move(state, seat, move)
+    except engine.IllegalMoveError:
+        pass
+    # Its candidates end with simple moves (a draw, every discard), so one of them is legal.
+    for move in candidate_moves(view):
+        try:
+            return move, engine.apply_move(state, seat, move)
+        except engine.IllegalMoveError:
+            continue
+    raise NotBotTurnError("the bot found no legal move")  # pragma: no cover
+
+
+def _record(
+    *,
+    match: Match,
+    before: engine.GameState,
+    seat: int,
+    move: engine.Move,
+    transition: engine.Transition,
+    actor: str,
+) -> None:
+    """Store an accepted move: state, version, log row, finished rounds; publish after commit."""
+    after = transition.state
+    match.set_game_state(after)
+    match.version += 1
+    MoveRecord.objects.create(
+        match=match,
+        seq=match.version,
+        round_number=before.round_no,
+        seat=seat,
+        move=engine.move_to_json(move),
+        actor=actor,
+    )
+    now = timezone.now()
+    for result in after.results[len(before.results) :]:
+        _round_close(match=match, result=result, now=now)
+    update_fields = ["state", "version"]
+    if after.is_over:
+        match.status = Match.Status.FINISHED
+        match.winners = list(after.winners)
+        match.finished = now
+        update_fields += ["status", "winners", "finished"]
+        Room.objects.filter(pk=match.room_id).update(status=Room.Status.FINISHED)
+    elif after.round_no != before.round_no:
+        Round.objects.create(
+            match=match, number=after.round_no, commitment=_commitment(match.secret_bytes, after.round_no)
+        )
+    match.save(update_fields=update_fields)
+    _publish_after_commit(match=match, state=after, events=transition.events)
+
+
+def _round_close(*, match: Match, result: Any, now: Any) -> None:
+    """Reveal a finished round's seed and write one score line per seat."""
+    seed = engine.deal_seed(match.secret_bytes, result.round_no)
+    Round.objects.filter(match=match, number=result.round_no).update(revealed_seed=seed.hex(), finished=now)
+    round_id = Round.objects.values_list("pk", flat=True).get(match=match, number=result.round_no)
+    ScoreLine.objects.bulk_create(
+        ScoreLine(
+            round_id=round_id,
+            seat=line.seat,
+            points=line.points,
+            hand=line.hand,
+            table=line.table,
+            bonus=line.bonus,
+            atu_bonus=line.atu_bonus,
+            multiplier=line.multiplier,
+            notes=list(line.notes),
+            total=result.totals[line.seat],
+        )
+        for line in result.lines
+    )
+
+
+def _publish_after_commit(*, match: Match, state: engine.GameState, events: Any) -> None:
+    # Plain values only (the state is immutable): never close over a model instance.
+    callback = partial(
+        broadcast.publish, match_id=match.pk, state=state, version=match.version, events=tuple(events)
+    )
+    transaction.on_commit(callback, robust=True)
