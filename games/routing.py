@@ -1,5 +1,9 @@
-"""WebSocket routes, mounted by remi_site.asgi. Empty until the game consumers exist."""
+"""WebSocket routes, mounted by remi_site.asgi (inside the origin check and the auth middleware)."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games.consumers import GameConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/match/<int:match_id>/", GameConsumer.as_asgi(), name="ws-match"),
+]

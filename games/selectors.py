@@ -6,11 +6,11 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from games import engine, protocol
-from games.errors import MatchNotFoundError
-from games.models import Match, Room, ScoreLine, Seat
+from games.errors import MatchNotFoundError, RoomNotFoundError
+from games.models import Match, Room, Round, ScoreLine, Seat
 
 
 def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
@@ -45,3 +45,52 @@ def match_score_lines(*, match_id: int) -> QuerySet[ScoreLine]:
         .select_related("round")
         .order_by("round__number", "seat")
     )
+
+
+# --- site pages: lobby, room and match pages ---------------------------------------------------
+
+
+def room_list_lobby() -> QuerySet[Room]:
+    """The open public rooms with their seats' users, for the lobby."""
+    return room_list_open().prefetch_related("seats__user")
+
+
+def room_list_seated(*, user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[Room]:
+    """Rooms (not closed) where ``user`` holds a seat, with ``latest_match_id`` (or None)."""
+    if user is None or not user.is_authenticated:
+        return Room.objects.none()
+    latest = Match.objects.filter(room=OuterRef("pk")).order_by("-number").values("pk")[:1]
+    return (
+        Room.objects.filter(seats__user_id=user.pk)
+        .exclude(status=Room.Status.CLOSED)
+        .annotate(latest_match_id=Subquery(latest))
+        .prefetch_related("seats__user")
+    )
+
+
+def room_get(*, room_id: int | None = None, join_code: str | None = None) -> Room:
+    """One room by id or by join code, with its seats and their users; RoomNotFoundError if none."""
+    rooms = Room.objects.select_related("owner").prefetch_related("seats__user")
+    if join_code is not None:
+        room = rooms.filter(join_code=join_code.strip().upper()).first()
+    else:
+        room = rooms.filter(pk=room_id).first()
+    if room is None:
+        raise RoomNotFoundError()
+    return room
+
+
+def room_latest_match_id(*, room_id: int) -> int | None:
+    return Match.objects.filter(room_id=room_id).order_by("-number").values_list("pk", flat=True).first()
+
+
+def match_get(*, match_id: int) -> Match:
+    match = Match.objects.select_related("room").filter(pk=match_id).first()
+    if match is None:
+        raise MatchNotFoundError()
+    return match
+
+
+def match_rounds(*, match_id: int) -> QuerySet[Round]:
+    """The match's rounds in order, each with its score lines (empty while it is played)."""
+    return Round.objects.filter(match_id=match_id).order_by("number").prefetch_related("score_lines")

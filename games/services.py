@@ -331,3 +331,34 @@ def _publish_after_commit(*, match: Match, state: engine.GameState, events: Any)
         broadcast.publish, match_id=match.pk, state=state, version=match.version, events=tuple(events)
     )
     transaction.on_commit(callback, robust=True)
+
+
+# --- site pages: opening a room seated, starting from the room page ----------------------------
+
+
+def room_open_seated(*, owner: AbstractBaseUser, **room: Any) -> Room:
+    """``room_create`` and seat the owner at seat 0, in one transaction (the create-room page)."""
+    with transaction.atomic():
+        created = room_create(owner=owner, **room)
+        seat_take(room=created, user=owner, index=0)
+    return created
+
+
+def match_start_from_room(*, room: Room | int, user: AbstractBaseUser) -> Match:
+    """Start on behalf of ``user``: the owner, or any seated player when the owner has no seat.
+
+    Rooms whose owner does not play (the demo rooms of ``seed_demo``) can then still be started by
+    the people sitting in them.
+    """
+    room_id = room if isinstance(room, int) else room.pk
+    owner_id = Room.objects.filter(pk=room_id).values_list("owner_id", flat=True).first()
+    if owner_id is None:
+        raise RoomNotFoundError()
+    if owner_id == user.pk:
+        return match_start(room=room_id, user=user)
+    seated = Seat.objects.filter(room_id=room_id, user_id__in=(owner_id, user.pk)).values_list(
+        "user_id", flat=True
+    )
+    if owner_id in seated or user.pk not in seated:
+        raise NotOwnerError()
+    return match_start(room=room_id)

@@ -4,5 +4,12 @@ from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rooms/new/", views.room_new, name="room_new"),
+    path("rooms/join/<str:code>/", views.room_join, name="room_join"),
+    path("rooms/<int:room_id>/", views.room_detail, name="room"),
+    path("rooms/<int:room_id>/seats/take/", views.seat_take, name="seat_take"),
+    path("rooms/<int:room_id>/seats/bot/", views.seat_add_bot, name="seat_add_bot"),
+    path("rooms/<int:room_id>/start/", views.match_start, name="match_start"),
+    path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("healthz/", views.healthz, name="healthz"),
 ]

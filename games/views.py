@@ -1,11 +1,257 @@
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+"""HTML pages: lobby, create-room, room and match. Thin adapters over services and selectors.
+
+Writes go through ``games.services``; an application error (``games.errors.GameError``) becomes
+a message on the page the user is sent back to. What a viewer sees of a match comes only from
+``selectors.match_frame_for``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import engine, selectors, services
+from games.errors import BadOptionsError, GameError, MatchNotFoundError, RoomNotFoundError
+from games.forms import BotForm, RoomForm, SeatForm, variant_or_default
+from games.models import Room, Seat
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html")
+    """The lobby: open public rooms, and the rooms the user sits in."""
+    rooms = [_room_card(room) for room in selectors.room_list_lobby()]
+    mine = [_room_card(room) for room in selectors.room_list_seated(user=request.user)]
+    return render(request, "games/home.html", {"rooms": rooms, "my_rooms": mine})
+
+
+@login_required
+def room_new(request: HttpRequest) -> HttpResponse:
+    variant = variant_or_default(request.POST.get("variant") or request.GET.get("variant"))
+    form = RoomForm(request.POST or None, variant=variant)
+    if request.method == "POST" and form.is_valid():
+        try:
+            room = services.room_open_seated(owner=request.user, **form.room_kwargs())
+        except BadOptionsError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Room “{room.name}” is open; you sit at seat 1.")
+            return redirect("room", room_id=room.pk)
+    context = {
+        "form": form,
+        "variants": [(name, engine.variant(name).title) for name in engine.variant_names()],
+        "rules_text": form.rules.describe().splitlines()[0],
+    }
+    return render(request, "games/room_new.html", context)
+
+
+def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _room_or_404(room_id=room_id)
+    if room.join_code and not _is_member(room, request.user):
+        raise Http404("no such room")  # private: reached through its join code
+    return _room_page(request, room, code="")
+
+
+def room_join(request: HttpRequest, code: str) -> HttpResponse:
+    room = _room_or_404(join_code=code)
+    return _room_page(request, room, code=room.join_code or "")
+
+
+@login_required
+@require_POST
+def seat_take(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _room_or_404(room_id=room_id)
+    form = SeatForm(request.POST)
+    code = form.data.get("code", "").strip().upper()
+    if room.join_code and code != room.join_code and not _is_member(room, request.user):
+        raise Http404("no such room")
+    if form.is_valid():
+        _run(request, services.seat_take, room=room.pk, user=request.user, index=form.cleaned_data["index"])
+    return _back_to(room, code)
+
+
+@login_required
+@require_POST
+def seat_add_bot(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _room_or_404(room_id=room_id)
+    form = BotForm(request.POST)
+    if form.is_valid():
+        _run(request, services.seat_add_bot, room=room.pk, user=request.user, **form.cleaned_data)
+    else:
+        messages.error(request, "choose a seat and a bot level")
+    return _back_to(room, request.POST.get("code", ""))
+
+
+@login_required
+@require_POST
+def match_start(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _room_or_404(room_id=room_id)
+    match = _run(request, services.match_start_from_room, room=room.pk, user=request.user)
+    if match is None:
+        return _back_to(room, request.POST.get("code", ""))
+    return redirect("match", match_id=match.pk)
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        match = selectors.match_get(match_id=match_id)
+        frame = selectors.match_frame_for(match_id=match_id, user=request.user)
+    except MatchNotFoundError as error:
+        raise Http404(str(error)) from error
+    if match.room.join_code and not _is_member(match.room, request.user):
+        raise Http404("no such match")
+    view = frame["view"]
+    rounds = list(selectors.match_rounds(match_id=match_id))
+    context = {
+        "match": match,
+        "room": match.room,
+        "frame": frame,
+        "view": view,
+        "title": engine.variant(view["variant"]).title,
+        "hand": [_card(card) for card in view["hand"]] if view["hand"] is not None else None,
+        "players": [
+            {
+                "index": index,
+                "name": name,
+                "cards": view["hand_sizes"][index],
+                "opened": view["opened"][index],
+                "to_move": index == view["turn"],
+                "you": index == view["seat"],
+                "total": view["scores"]["totals"][index],
+            }
+            for index, name in enumerate(view["names"])
+        ],
+        "melds": [
+            {
+                **meld,
+                "faces": [_card(card) for card in meld["cards"]],
+                "owner_name": view["names"][meld["owner"]],
+            }
+            for meld in view["melds"]
+        ],
+        "discard": [_card(card) for card in view["discard"]],
+        "atu": _card(view["atu"]) if view["atu"] else None,
+        "rounds": [
+            {"round": r, "lines": sorted(r.score_lines.all(), key=lambda line: line.seat)} for r in rounds
+        ],
+    }
+    return render(request, "games/match.html", context)
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness probe: the process is up and serving requests. It does not touch the database."""
     return JsonResponse({"ok": True})
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _room_or_404(**lookup: Any) -> Room:
+    try:
+        return selectors.room_get(**lookup)
+    except RoomNotFoundError as error:
+        raise Http404(str(error)) from error
+
+
+def _is_member(room: Room, user: Any) -> bool:
+    if not user.is_authenticated:
+        return False
+    return room.owner_id == user.pk or any(seat.user_id == user.pk for seat in room.seats.all())
+
+
+def _run(request: HttpRequest, service: Any, **kwargs: Any) -> Any:
+    """Call a service; a GameError becomes an error message and None."""
+    try:
+        return service(**kwargs)
+    except GameError as error:
+        messages.error(request, str(error))
+        return None
+
+
+def _back_to(room: Room, code: str) -> HttpResponse:
+    if room.join_code and code:
+        return redirect("room_join", code=room.join_code)
+    return redirect("room", room_id=room.pk)
+
+
+def _room_page(request: HttpRequest, room: Room, *, code: str) -> HttpResponse:
+    card = _room_card(room)
+    user = request.user
+    seated = user.is_authenticated and any(seat["user_id"] == user.pk for seat in card["seats"])
+    context = {
+        "room": room,
+        "card": card,
+        "code": code,
+        "is_owner": user.is_authenticated and room.owner_id == user.pk,
+        "seated": seated,
+        "full": all(not seat["free"] for seat in card["seats"]),
+        "latest_match_id": selectors.room_latest_match_id(room_id=room.pk),
+        "bot_levels": Seat.BotLevel.choices,
+        "join_url": request.build_absolute_uri(reverse("room_join", args=[room.join_code]))
+        if room.join_code
+        else "",
+    }
+    return render(request, "games/room.html", context)
+
+
+def _room_card(room: Room) -> dict[str, Any]:
+    """What the lobby and the room page show of a room."""
+    rules = room.rules()
+    seats = [
+        {
+            "index": seat.index,
+            "number": seat.index + 1,
+            "user_id": seat.user_id,
+            "name": seat.user.get_username() if seat.user is not None else "",
+            "bot": seat.is_bot,
+            "bot_level": seat.bot_level,
+            "free": seat.is_free,
+        }
+        for seat in sorted(room.seats.all(), key=lambda seat: seat.index)
+    ]
+    return {
+        "room": room,
+        "title": rules.title,
+        "options": _options_summary(rules),
+        "seats": seats,
+        "free": sum(1 for seat in seats if seat["free"]),
+        "latest_match_id": getattr(room, "latest_match_id", None),
+    }
+
+
+def _options_summary(rules: engine.Rules) -> str:
+    """The room's options in one line, e.g. "opening 45 · short game no · rounds —"."""
+    parts = []
+    for spec in type(rules).option_specs():
+        if spec["name"] == "max_players":
+            continue  # shown as the seats
+        value = rules.options.get(spec["name"])
+        shown = "—" if value is None else ("yes" if value is True else "no" if value is False else str(value))
+        parts.append(f"{spec['name'].replace('_', ' ')} {shown}")
+    return " · ".join(parts)
+
+
+_SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
+_RANKS = {"T": "10"}
+
+
+def _card(card_id: str) -> dict[str, Any]:
+    """A card id ("TD#2", "JK#1", "JK#1(9D)") as a label for people, keeping its id."""
+    base, _, declared = card_id.partition("(")
+    face = base.partition("#")[0]
+    stands_for = declared.rstrip(")")
+    if face == "JK":
+        label = "Joker" + (f" ({_face_label(stands_for)[0]})" if stands_for else "")
+        return {"id": card_id, "label": label, "red": False, "joker": True}
+    label, red = _face_label(face)
+    return {"id": card_id, "label": label, "red": red, "joker": False}
+
+
+def _face_label(face: str) -> tuple[str, bool]:
+    rank, suit = face[:-1], face[-1:]
+    symbol, red = _SUITS.get(suit, (suit, False))
+    return _RANKS.get(rank, rank) + symbol, red

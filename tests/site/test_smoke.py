@@ -5,6 +5,7 @@ from django.core.management import call_command
 from django.test import Client
 
 
+@pytest.mark.django_db  # the home page is the lobby: it lists rooms
 def test_the_home_page_names_the_site(client: Client) -> None:
     response = client.get("/")
 
