@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import PreferencesForm, RegistrationForm
 from accounts.selectors import user_get_public
 from accounts.services import user_register, user_set_language
+from games.selectors import match_history
 
 # Registration logs the new player in directly; there is no request to check for lockouts then.
 _MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -48,8 +49,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "accounts/profile.html",
         {
             "player": player,
-            # Filled in by the games app once matches are stored; nothing is invented here.
-            "recent_matches": [],
+            # Only matches of public rooms: private rooms are for those who hold their code.
+            "recent_matches": match_history(user_id=player.pk, public_only=True, limit=20),
         },
     )
 

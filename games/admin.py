@@ -1,6 +1,31 @@
-from django.contrib import admin
+"""Staff pages. Rooms and seats are managed through services; the match record is read-only.
 
+Moves and score lines are the match's log: nobody adds, changes or deletes them here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from games import services
 from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+
+
+class ReadOnlyMixin:
+    """No add, change or delete: the change view shows the record and refuses a POST."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -14,30 +39,82 @@ class RoomAdmin(admin.ModelAdmin):
     list_filter = ("status", "variant", "ranked")
     search_fields = ("name", "join_code")
     inlines = (SeatInline,)
+    actions = ("close_rooms",)
+
+    @admin.action(description="Close the selected rooms", permissions=["change"])
+    def close_rooms(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
+        closed = services.room_close(room_ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"{closed} room(s) closed.", messages.SUCCESS)
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("id", "room", "index", "user", "is_bot", "bot_level", "state")
+    list_filter = ("room__status", "is_bot")
+    search_fields = ("room__name", "user__username")
+    list_select_related = ("room", "user")
+    actions = ("remove_player",)
+
+    @admin.action(description="Remove the seat's player (open rooms only)", permissions=["change"])
+    def remove_player(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
+        freed = sum(services.seat_remove_player(seat_id=pk) for pk in queryset.values_list("pk", flat=True))
+        skipped = queryset.count() - freed
+        self.message_user(request, f"{freed} seat(s) freed.", messages.SUCCESS)
+        if skipped:
+            self.message_user(
+                request,
+                f"{skipped} seat(s) left as they were (free already, or the room is not open).",
+                messages.WARNING,
+            )
+
+
+class MoveRecordInline(ReadOnlyMixin, admin.TabularInline):
+    model = MoveRecord
+    extra = 0
+    fields = ("seq", "round_number", "seat", "actor", "move", "created")
+    readonly_fields = fields
+
+
+class RoundInline(ReadOnlyMixin, admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ("number", "commitment", "revealed_seed", "started", "finished")
+    readonly_fields = fields
+    show_change_link = True
 
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "room", "number", "version", "status", "started", "finished")
-    list_filter = ("status",)
+    list_filter = ("status", "room__variant")
     # The secret seeds every deal; the state holds every hand. Neither is shown.
     exclude = ("secret", "state")
     readonly_fields = ("room", "number", "version", "status", "winners", "finished")
+    inlines = (RoundInline, MoveRecordInline)
+
+
+class ScoreLineInline(ReadOnlyMixin, admin.TabularInline):
+    model = ScoreLine
+    extra = 0
+    fields = ("seat", "points", "hand", "table", "bonus", "atu_bonus", "multiplier", "notes", "total")
+    readonly_fields = fields
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "match", "number", "commitment", "revealed_seed", "finished")
+    list_select_related = ("match",)
+    inlines = (ScoreLineInline,)
 
 
 @admin.register(MoveRecord)
-class MoveRecordAdmin(admin.ModelAdmin):
+class MoveRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "match", "seq", "round_number", "seat", "actor", "created")
-
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
+    list_filter = ("actor",)
+    list_select_related = ("match",)
 
 
 @admin.register(ScoreLine)
-class ScoreLineAdmin(admin.ModelAdmin):
+class ScoreLineAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "round", "seat", "points", "total")
+    list_select_related = ("round",)

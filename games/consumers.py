@@ -1,6 +1,7 @@
 """The game's WebSocket: translates between the wire and the services, and decides nothing else.
 
-One socket watches one match, at ``ws/match/<match_id>/``:
+One socket watches one match, at ``ws/match/<match_id>/``, or at ``ws/rooms/<room_id>/`` for the
+room's current (latest) match, fixed when the socket connects (see docs/protocol.md):
 
 * On connect the socket joins exactly one audience group (its user's seat, or the spectators)
   and gets a full state frame. What a frame may show was decided by ``engine.view_for`` when it
@@ -9,10 +10,12 @@ One socket watches one match, at ``ws/match/<match_id>/``:
   no direct answer: the broadcast after commit brings every audience, the sender included, its
   new frame. A refused one is answered to the sender only with an error frame
   (``protocol.error_frame``); a stale version also gets a fresh full frame so the client resyncs.
+* A command whose ``id`` this seat already had applied (resent after a reconnect) is not applied
+  again: the sender gets ``protocol.ack_frame(..., duplicate=True)`` and a fresh full frame.
 * ``{"type": "resync"}`` asks for a fresh full frame.
 
 Close codes (the socket is accepted first, so a browser can read them):
-4401 not logged in, 4404 no such match.
+4401 not logged in, 4404 no such match (or the room has no match yet).
 """
 
 from __future__ import annotations
@@ -39,6 +42,13 @@ CLOSE_MATCH_NOT_FOUND = 4404
 CLIENT_ERRORS = (protocol.MalformedMessageError, IllegalMoveError, GameError)
 
 
+def _match_id_for_room(room_id: int) -> int:
+    match_id = selectors.room_latest_match_id(room_id=room_id)
+    if match_id is None:
+        raise MatchNotFoundError()
+    return match_id
+
+
 def _audience_group(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> str:
     """The one group this user's socket listens to: their seat's, or the spectators'."""
     room_id = Match.objects.filter(pk=match_id).values_list("room_id", flat=True).first()
@@ -55,13 +65,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
 
     async def connect(self) -> None:
-        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.match_id = 0
         self.group = None
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self._refuse(CLOSE_NOT_AUTHENTICATED)
             return
         try:
+            if "room_id" in kwargs:
+                self.match_id = await database_sync_to_async(_match_id_for_room)(int(kwargs["room_id"]))
+            else:
+                self.match_id = int(kwargs["match_id"])
             group = await database_sync_to_async(_audience_group)(match_id=self.match_id, user=user)
         except MatchNotFoundError:
             await self._refuse(CLOSE_MATCH_NOT_FOUND)
@@ -103,12 +118,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             command = protocol.decode_command(content)
-            await database_sync_to_async(services.move_submit)(
+            version = await database_sync_to_async(services.move_submit)(
                 match_id=self.match_id,
                 user=self.scope["user"],
                 move=command.move,
                 expected_version=command.version,
+                command_id=command.command_id,
             )
+            if isinstance(version, services.AlreadyApplied):
+                await self.send_json(protocol.ack_frame(command.id, version=int(version), duplicate=True))
+                await self._send_fresh_frame()
         except CLIENT_ERRORS as error:
             await self.send_json(protocol.error_frame(error, request_id=request_id))
             if isinstance(error, StaleVersionError):

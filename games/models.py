@@ -157,11 +157,21 @@ class MoveRecord(models.Model):
     seat = models.PositiveSmallIntegerField()
     move = models.JSONField()
     actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.PLAYER)
+    #: The ``id`` the client gave the command (None for bots and callers without one): a command
+    #: resent with an id already recorded for this seat is not applied again.
+    command_id = models.CharField(max_length=64, null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ("match", "seq")
-        constraints = (models.UniqueConstraint(fields=("match", "seq"), name="move_unique_seq"),)
+        constraints = (
+            models.UniqueConstraint(fields=("match", "seq"), name="move_unique_seq"),
+            models.UniqueConstraint(
+                fields=("match", "seat", "command_id"),
+                condition=models.Q(command_id__isnull=False),
+                name="move_unique_command_id",
+            ),
+        )
 
     def __str__(self) -> str:
         return f"move {self.seq} of match {self.match_id}"

@@ -10,8 +10,12 @@ one audience each; this module never decides what a seat may see (``engine.view_
 Traceback (most recent call last):
 ...
 games.protocol.MalformedMessageError: unknown move kind 'fly' (draw, take, play, discard)
+>>> command.command_id
+'r1'
 >>> error_frame(MalformedMessageError("bad"), request_id="r1")
 {'type': 'error', 'id': 'r1', 'code': 'malformed_message', 'message': 'bad'}
+>>> ack_frame("r1", version=4, duplicate=True)
+{'type': 'ack', 'id': 'r1', 'version': 4, 'duplicate': True}
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ from games.engine import IllegalMoveError, Move, move_from_json
 from games.errors import GameError
 
 RequestId = str | int | None
+
+#: The longest command id the server stores (``MoveRecord.command_id``), as text.
+MAX_ID_LENGTH = 64
 
 
 class MalformedMessageError(ValueError):
@@ -41,11 +48,17 @@ class Command:
     version: int
     move: Move
 
+    @property
+    def command_id(self) -> str | None:
+        """The id as the server stores it (numbers as their decimal text), or None."""
+        return None if self.id is None else str(self.id)
+
 
 def decode_command(data: Any) -> Command:
     """Read ``{"type": "move", "id": ..., "version": n, "move": {...}}`` (text or parsed JSON).
 
-    ``type`` may be left out; ``id`` is optional (echoed back in an error frame).
+    ``type`` may be left out; ``id`` is optional (echoed back in error and ack frames). With an
+    id, a command is applied at most once: the server remembers it per seat and match.
     """
     if isinstance(data, str | bytes | bytearray):
         try:
@@ -59,6 +72,8 @@ def decode_command(data: Any) -> Command:
     request_id = data.get("id")
     if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, str | int)):
         raise MalformedMessageError("'id' must be a string or a number")
+    if request_id is not None and not 0 < len(str(request_id)) <= MAX_ID_LENGTH:
+        raise MalformedMessageError(f"'id' must be 1 to {MAX_ID_LENGTH} characters long")
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
         raise MalformedMessageError("'version' must be the game version you saw (an integer >= 0)")
@@ -88,9 +103,25 @@ def error_frame(error: BaseException, request_id: RequestId = None) -> dict[str,
     return {"type": "error", "id": request_id, "code": "server_error", "message": "server error; resync"}
 
 
+def ack_frame(request_id: RequestId, *, version: int, duplicate: bool = True) -> dict[str, Any]:
+    """The answer to a command whose id was already applied: nothing happened, ``version`` is now.
+
+    Sent to the sender only, followed by a fresh state frame.
+    """
+    return {"type": "ack", "id": request_id, "version": version, "duplicate": duplicate}
+
+
 def state_frame(view: Mapping[str, Any], version: int, events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """The game as one audience sees it at ``version``, with the events that led there."""
     return {"type": "state", "version": version, "view": dict(view), "events": [dict(e) for e in events]}
 
 
-__all__ = ["Command", "MalformedMessageError", "decode_command", "error_frame", "state_frame"]
+__all__ = [
+    "MAX_ID_LENGTH",
+    "Command",
+    "MalformedMessageError",
+    "ack_frame",
+    "decode_command",
+    "error_frame",
+    "state_frame",
+]

@@ -6,4 +6,6 @@ from games.consumers import GameConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/match/<int:match_id>/", GameConsumer.as_asgi(), name="ws-match"),
+    # The room's current (latest) match; the socket stays on that match once connected.
+    path("ws/rooms/<int:room_id>/", GameConsumer.as_asgi(), name="ws-room"),
 ]

@@ -94,3 +94,65 @@ def match_get(*, match_id: int) -> Match:
 def match_rounds(*, match_id: int) -> QuerySet[Round]:
     """The match's rounds in order, each with its score lines (empty while it is played)."""
     return Round.objects.filter(match_id=match_id).order_by("number").prefetch_related("score_lines")
+
+
+# --- match history: /matches/ and the profile pages -------------------------------------------
+
+
+def match_list_played(*, user_id: int, public_only: bool = False) -> QuerySet[Match]:
+    """Matches of the rooms where the user holds a seat, newest first, with ``my_seat``.
+
+    ``public_only`` leaves out the matches of private rooms (what other people may see).
+    """
+    my_seat = Seat.objects.filter(room_id=OuterRef("room_id"), user_id=user_id).values("index")[:1]
+    matches = (
+        Match.objects.filter(room__seats__user_id=user_id)
+        .select_related("room")
+        .defer("secret")
+        .annotate(my_seat=Subquery(my_seat))
+        .order_by("-started", "-id")
+    )
+    if public_only:
+        matches = matches.filter(room__join_code__isnull=True)
+    return matches
+
+
+def match_history(
+    *, user_id: int, public_only: bool = False, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """One summary per match of ``match_list_played``: players, totals, winners, the user's result.
+
+    Names and totals come from the match's public state document (never its hands or secret).
+    """
+    matches = match_list_played(user_id=user_id, public_only=public_only)
+    if limit is not None:
+        matches = matches[:limit]
+    return [_match_summary(match) for match in matches]
+
+
+def _match_summary(match: Match) -> dict[str, Any]:
+    names: list[str] = list(match.state.get("names", []))
+    totals: list[int] = list(match.state.get("totals", [0] * len(names)))
+    seat: int | None = getattr(match, "my_seat", None)
+    finished = match.status == Match.Status.FINISHED
+    rank = None
+    if finished and seat is not None and seat < len(totals):
+        lower_wins = match.room.rules().lower_wins
+        mine = totals[seat]
+        better = sum(1 for total in totals if (total < mine if lower_wins else total > mine))
+        rank = better + 1
+    return {
+        "match": match,
+        "room": match.room,
+        "title": engine.variant(match.room.variant).title,
+        "players": [
+            {"name": name, "total": totals[index] if index < len(totals) else 0, "you": index == seat}
+            for index, name in enumerate(names)
+        ],
+        "seat": seat,
+        "my_total": totals[seat] if seat is not None and seat < len(totals) else None,
+        "winners": [names[index] for index in match.winners if index < len(names)],
+        "won": seat is not None and seat in match.winners,
+        "rank": rank,
+        "finished": finished,
+    }

@@ -203,6 +203,13 @@ def _check_version(match: Match, expected_version: int) -> None:
         raise StaleVersionError(current=match.version)
 
 
+class AlreadyApplied(int):
+    """What ``move_submit`` returns for a command id already recorded: the current version.
+
+    It is an ``int`` like any other result; callers that care (the consumer) test for the type.
+    """
+
+
 def move_submit(
     *,
     match_id: int,
@@ -210,8 +217,13 @@ def move_submit(
     move: engine.Move,
     expected_version: int,
     actor: str = MoveRecord.Actor.PLAYER,
+    command_id: str | None = None,
 ) -> int:
     """Play ``move`` for the user's seat; returns the new version.
+
+    ``command_id`` is the client's id for the command. If this seat already has a move recorded
+    with that id in this match (a command resent after a reconnect), nothing is applied and the
+    current version comes back as an ``AlreadyApplied``; the version is not checked then.
 
     Raises NotSeatedError, StaleVersionError, or the engine's IllegalMoveError (nothing saved).
     """
@@ -220,10 +232,24 @@ def move_submit(
         seat = selectors.seat_index_for(room_id=match.room_id, user=user)
         if seat is None:
             raise NotSeatedError()
+        # Under the row lock: a second copy sent concurrently waits here and then finds the first.
+        if (
+            command_id is not None
+            and MoveRecord.objects.filter(match=match, seat=seat, command_id=command_id).exists()
+        ):
+            return AlreadyApplied(match.version)
         _check_version(match, expected_version)
         state = match.game_state()
         transition = engine.apply_move(state, seat, move)
-        _record(match=match, before=state, seat=seat, move=move, transition=transition, actor=actor)
+        _record(
+            match=match,
+            before=state,
+            seat=seat,
+            move=move,
+            transition=transition,
+            actor=actor,
+            command_id=command_id,
+        )
     return match.version
 
 
@@ -272,6 +298,7 @@ def _record(
     move: engine.Move,
     transition: engine.Transition,
     actor: str,
+    command_id: str | None = None,
 ) -> None:
     """Store an accepted move: state, version, log row, finished rounds; publish after commit."""
     after = transition.state
@@ -284,6 +311,7 @@ def _record(
         seat=seat,
         move=engine.move_to_json(move),
         actor=actor,
+        command_id=command_id,
     )
     now = timezone.now()
     for result in after.results[len(before.results) :]:
@@ -362,3 +390,51 @@ def match_start_from_room(*, room: Room | int, user: AbstractBaseUser) -> Match:
     if owner_id in seated or user.pk not in seated:
         raise NotOwnerError()
     return match_start(room=room_id)
+
+
+# --- site pages: leaving a seat; admin actions -------------------------------------------------
+
+
+def seat_leave(*, room: Room | int, user: AbstractBaseUser) -> Seat:
+    """Free the user's seat in a room that is still open (no match started yet)."""
+    with transaction.atomic():
+        room = _room_locked(room)
+        if room.status != Room.Status.OPEN:
+            raise RoomNotOpenError("the match has started: you can no longer leave your seat")
+        seat = room.seats.filter(user_id=user.pk).first()
+        if seat is None:
+            raise NotSeatedError()
+        seat.user = None
+        seat.state = Seat.State.CONNECTED
+        seat.save(update_fields=["user", "state"])
+    return seat
+
+
+def seat_remove_player(*, seat_id: int) -> bool:
+    """Free a seat (player or bot) if its room is still open; False when nothing was changed."""
+    with transaction.atomic():
+        room_id = Seat.objects.filter(pk=seat_id).values_list("room_id", flat=True).first()
+        if room_id is None:
+            return False
+        room = _room_locked(room_id)
+        if room.status != Room.Status.OPEN:
+            return False
+        seat = Seat.objects.get(pk=seat_id)
+        if seat.is_free:
+            return False
+        seat.user = None
+        seat.is_bot = False
+        seat.bot_level = ""
+        seat.state = Seat.State.CONNECTED
+        seat.save(update_fields=["user", "is_bot", "bot_level", "state"])
+    return True
+
+
+def room_close(*, room_ids: list[int]) -> int:
+    """Close rooms (staff action): they leave the lobby and take no seats or new matches."""
+    with transaction.atomic():
+        return (
+            Room.objects.filter(pk__in=room_ids)
+            .exclude(status=Room.Status.CLOSED)
+            .update(status=Room.Status.CLOSED)
+        )

@@ -9,7 +9,9 @@ urlpatterns = [
     path("rooms/<int:room_id>/", views.room_detail, name="room"),
     path("rooms/<int:room_id>/seats/take/", views.seat_take, name="seat_take"),
     path("rooms/<int:room_id>/seats/bot/", views.seat_add_bot, name="seat_add_bot"),
+    path("rooms/<int:room_id>/leave/", views.seat_leave, name="seat_leave"),
     path("rooms/<int:room_id>/start/", views.match_start, name="match_start"),
+    path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("healthz/", views.healthz, name="healthz"),
 ]

@@ -142,6 +142,25 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/match.html", context)
 
 
+@login_required
+def match_list(request: HttpRequest) -> HttpResponse:
+    """The user's matches, newest first, with their result and a link to each match page."""
+    history = selectors.match_history(user_id=request.user.pk)
+    return render(request, "games/match_list.html", {"history": history})
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _room_or_404(room_id=room_id)
+    code = request.POST.get("code", "")
+    if room.join_code and not _is_member(room, request.user):
+        raise Http404("no such room")
+    if _run(request, services.seat_leave, room=room.pk, user=request.user) is not None:
+        messages.success(request, "You left your seat.")
+    return _back_to(room, code)
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness probe: the process is up and serving requests. It does not touch the database."""
     return JsonResponse({"ok": True})

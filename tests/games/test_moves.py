@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
 
 from games import broadcast, engine, selectors, services
 from games.engine.records import make_record
@@ -201,3 +202,56 @@ def test_a_bot_match_is_played_to_the_end_with_scores_and_revealed_seeds(
     assert running == list(state.totals)
     assert len(selectors.match_score_lines(match_id=match.pk)) == seats * len(rounds)
     assert Round.objects.filter(match=match, revealed_seed__isnull=True).count() == 0
+
+
+# --- command ids: a command resent with an id already applied --------------------------------
+
+
+def test_a_repeated_command_id_is_applied_once(match: Match, players: tuple[Any, Any]) -> None:
+    seat, user = _user_to_move(match, players)
+    move = _a_discard(match)
+
+    first = services.move_submit(match_id=match.pk, user=user, move=move, expected_version=0, command_id="c1")
+    after_first = _snapshot(match)
+    # Resent as it was (version 0, now stale): recognised by its id before the version check.
+    again = services.move_submit(match_id=match.pk, user=user, move=move, expected_version=0, command_id="c1")
+
+    assert first == again == 1
+    assert not isinstance(first, services.AlreadyApplied)
+    assert isinstance(again, services.AlreadyApplied)
+    assert _snapshot(match) == after_first
+    record = MoveRecord.objects.get(match=match)
+    assert (record.seq, record.seat, record.command_id) == (1, seat, "c1")
+
+
+def test_without_an_id_or_with_a_new_one_the_version_is_checked(
+    match: Match, players: tuple[Any, Any]
+) -> None:
+    _seat, user = _user_to_move(match, players)
+    move = _a_discard(match)
+    services.move_submit(match_id=match.pk, user=user, move=move, expected_version=0, command_id="c1")
+    for command_id in (None, "c2"):
+        with pytest.raises(StaleVersionError):
+            services.move_submit(
+                match_id=match.pk, user=user, move=move, expected_version=0, command_id=command_id
+            )
+    assert MoveRecord.objects.filter(match=match).count() == 1
+
+
+def test_command_ids_are_per_seat_and_unique_in_the_database(match: Match, players: tuple[Any, Any]) -> None:
+    seat, user = _user_to_move(match, players)
+    services.move_submit(
+        match_id=match.pk, user=user, move=_a_discard(match), expected_version=0, command_id="x"
+    )
+    other = players[1 - seat]
+    # The same id from the other seat is its own command (a draw is its legal next move).
+    version = services.move_submit(
+        match_id=match.pk, user=other, move=engine.DrawStock(), expected_version=1, command_id="x"
+    )
+    assert version == 2
+    assert not isinstance(version, services.AlreadyApplied)
+    # Moves without an id (bots, older callers) never collide; a repeated id for a seat does.
+    MoveRecord.objects.create(match=match, seq=10, round_number=1, seat=seat, move={}, command_id=None)
+    MoveRecord.objects.create(match=match, seq=11, round_number=1, seat=seat, move={}, command_id=None)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        MoveRecord.objects.create(match=match, seq=12, round_number=1, seat=seat, move={}, command_id="x")

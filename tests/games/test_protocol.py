@@ -8,7 +8,14 @@ import pytest
 import games.protocol
 from games.engine import Discard, IllegalMoveError, parse_card
 from games.errors import NotSeatedError, StaleVersionError
-from games.protocol import MalformedMessageError, decode_command, error_frame, state_frame
+from games.protocol import (
+    MAX_ID_LENGTH,
+    MalformedMessageError,
+    ack_frame,
+    decode_command,
+    error_frame,
+    state_frame,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,12 +48,27 @@ def test_a_move_command_is_read_from_text_or_parsed_json() -> None:
         {"version": 1, "move": {"kind": "discard", "card": "ZZ"}},
         {"version": 1, "move": {"kind": "play", "melds": "7H"}},
         {"version": 1, "id": {"x": 1}, "move": {"kind": "draw"}},
+        {"version": 1, "id": "", "move": {"kind": "draw"}},
+        {"version": 1, "id": "x" * (MAX_ID_LENGTH + 1), "move": {"kind": "draw"}},
+        {"version": 1, "id": 10**MAX_ID_LENGTH, "move": {"kind": "draw"}},
     ],
 )
 def test_anything_unreadable_is_a_malformed_message(data: object) -> None:
     with pytest.raises(MalformedMessageError) as caught:
         decode_command(data)
     assert caught.value.code == "malformed_message"
+
+
+def test_the_stored_command_id_is_the_id_as_text() -> None:
+    assert decode_command({"id": "a" * MAX_ID_LENGTH, "version": 0, "move": {"kind": "draw"}}).command_id == (
+        "a" * MAX_ID_LENGTH
+    )
+    assert decode_command({"id": 7, "version": 0, "move": {"kind": "draw"}}).command_id == "7"
+    assert decode_command({"version": 0, "move": {"kind": "draw"}}).command_id is None
+
+
+def test_an_ack_frame_names_the_command_and_the_current_version() -> None:
+    assert ack_frame(7, version=3) == {"type": "ack", "id": 7, "version": 3, "duplicate": True}
 
 
 def test_error_frames_carry_the_code_and_the_structured_fields() -> None:

@@ -65,7 +65,18 @@ def table(transactional_db: None) -> Table:
     ]
     return Table(
         match_id=match.pk,
+        room_id=room.pk,
         mover=players[state.turn],
         other=players[1 - state.turn],
         spectator=Player(user=celina, cookie=_session_cookie(celina), seat=None, hand=()),
     )
+
+
+@pytest.fixture
+def empty_room_id(table: Table) -> int:
+    """A room with two seats taken by the table's players but no match started yet."""
+    room = services.room_create(
+        owner=table.mover.user, name="Waiting", variant="remik51", options={}, seats=2, turn_seconds=60
+    )
+    services.seat_take(room=room, user=table.mover.user, index=0)
+    return room.pk

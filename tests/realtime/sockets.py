@@ -29,6 +29,7 @@ class Player:
 @dataclass(frozen=True)
 class Table:
     match_id: int
+    room_id: int
     mover: Player  # the seat to move (the dealer in remik51, who starts by discarding)
     other: Player
     spectator: Player  # logged in, not seated
@@ -41,13 +42,16 @@ class Table:
 
 @asynccontextmanager
 async def open_socket(
-    match_id: int, cookie: str | None = None, origin: bytes = ORIGIN
+    match_id: int, cookie: str | None = None, origin: bytes = ORIGIN, *, path: str | None = None
 ) -> AsyncIterator[WebsocketCommunicator]:
-    """A connected-or-refused communicator that is always disconnected at the end."""
+    """A connected-or-refused communicator that is always disconnected at the end.
+
+    It opens ``/ws/match/<match_id>/`` unless given another ``path`` (e.g. ``room_path(...)``).
+    """
     headers = [(b"origin", origin)]
     if cookie is not None:
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/match/{match_id}/", headers=headers)
+    communicator = WebsocketCommunicator(application, path or f"/ws/match/{match_id}/", headers=headers)
     try:
         yield communicator
     finally:
@@ -56,14 +60,19 @@ async def open_socket(
 
 @asynccontextmanager
 async def joined(
-    match_id: int, player: Player
+    match_id: int, player: Player, *, path: str | None = None
 ) -> AsyncIterator[tuple[WebsocketCommunicator, dict[str, Any]]]:
     """A socket for ``player``, connected, with its first frame already read."""
-    async with open_socket(match_id, player.cookie) as communicator:
+    async with open_socket(match_id, player.cookie, path=path) as communicator:
         connected, _ = await communicator.connect(timeout=TIMEOUT)
         assert connected
         first = await communicator.receive_json_from(timeout=TIMEOUT)
         yield communicator, first
+
+
+def room_path(room_id: int) -> str:
+    """The room's socket: it attaches to the room's current match."""
+    return f"/ws/rooms/{room_id}/"
 
 
 def strings_in(value: Any) -> set[str]:
