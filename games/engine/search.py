@@ -59,8 +59,9 @@ class _Choice:
 
 
 class _Searcher:
-    def __init__(self, rules: Rules, jokers: int, card_bonus: int = 0) -> None:
+    def __init__(self, rules: Rules, jokers: int, card_bonus: int = 0, state_limit: int = 10**9) -> None:
         policy = rules.policy
+        self.state_limit = state_limit
         self.card_bonus = card_bonus
         self.policy = policy
         self.rules = rules
@@ -91,6 +92,8 @@ class _Searcher:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
+        if len(self.memo) >= self.state_limit:
+            raise _TooBigError
         if counts == 0:
             result: tuple[int, int, _Choice | None] = (0, 0, None)
             self.memo[key] = result
@@ -263,13 +266,47 @@ class _Searcher:
                 stack.append((start, (*slots, None), uj + 1, uc, pts + run_value[end], uv + jv))
 
 
+class _TooBigError(Exception):
+    """The exact search met more positions than its budget allows."""
+
+
+#: Positions the exact search may memoise before a hand counts as huge. Hands of up to 15 cards
+#: with 4 jokers stay far below it (a few thousand); only a hand swollen by deep takes from the
+#: Remi row (RMI-31), which can reach 50-60 cards, goes past it.
+STATE_LIMIT = 20_000
+#: Naturals per part when a huge hand is split.
+CHUNK = 14
+
+
 def best_arrangement(
     rules: Rules, cards: Sequence[Card], *, cover: bool = False
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
     """See :meth:`Rules.best_melds`. Melds come out with every joker declared.
 
-    ``cover=True`` first maximises the number of cards melded, then the points.
+    ``cover=True`` first maximises the number of cards melded, then the points. The search is exact
+    for ordinary hands; a huge hand (past ``STATE_LIMIT`` positions) is split into parts of
+    ``CHUNK`` naturals in suit order, each searched exactly with the jokers still free, so the
+    answer stays valid and comes in bounded time, though it may miss melds across the parts.
     """
+    try:
+        return _exact(rules, cards, cover=cover, state_limit=STATE_LIMIT)
+    except _TooBigError:
+        pass
+    naturals = sorted((c for c in cards if not c.is_joker), key=_index)
+    spare = [c.bare() for c in cards if c.is_joker]
+    melds: list[Meld] = []
+    leftover: list[Card] = []
+    for start in range(0, len(naturals), CHUNK):
+        part_melds, part_left = _exact(rules, [*naturals[start : start + CHUNK], *spare], cover=cover)
+        melds.extend(part_melds)
+        spare = [c for c in part_left if c.is_joker]
+        leftover.extend(c for c in part_left if not c.is_joker)
+    return tuple(melds), (*leftover, *spare)
+
+
+def _exact(
+    rules: Rules, cards: Sequence[Card], *, cover: bool, state_limit: int = 10**9
+) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
     naturals: dict[int, list[Card]] = {}
     jokers: list[Card] = []
     for card in cards:
@@ -282,7 +319,7 @@ def best_arrangement(
         if len(group) > _MASK:
             raise ValueError(f"more than {_MASK} copies of {group[0].face} in one hand")
         counts += len(group) << (idx * _BITS)
-    searcher = _Searcher(rules, len(jokers), card_bonus=1000 if cover else 0)
+    searcher = _Searcher(rules, len(jokers), card_bonus=1000 if cover else 0, state_limit=state_limit)
     melds: list[Meld] = []
     leftover: list[Card] = []
     pool = {idx: list(group) for idx, group in naturals.items()}

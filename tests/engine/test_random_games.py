@@ -7,6 +7,7 @@ totals that are the running sum of the round lines.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 from collections import Counter
@@ -15,9 +16,9 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from strategies import RULE_SETS, assert_conserved, choose_move, is_composite, make_rules
+from strategies import RULE_SETS, assert_conserved, choose_move, is_composite, make_rules, too_big
 
-from games.engine import GameState, apply_move, legal_moves, new_game
+from games.engine import GameState, apply_move, legal_moves, new_game, position, variant
 from games.engine.rules import Rules
 
 # --- invariants --------------------------------------------------------------------------------
@@ -117,6 +118,8 @@ def game_machine(name: str) -> type[RuleBasedStateMachine]:
 
         def _apply(self, move: Any) -> None:
             self.state = apply_move(self.state, self.state.turn, move).state
+            if too_big(self.state):  # see strategies.HUGE_HAND (a huge hand is slow)
+                self._start(self.state.rules, self.state.players, self.seed + 1)
 
         @initialize(config=game_configs(name))
         def deal(self, config: tuple[Rules, int, int, int]) -> None:
@@ -147,7 +150,7 @@ def game_machine(name: str) -> type[RuleBasedStateMachine]:
                 self._apply(choose_move(legal_moves(self.state, seat), self.rng, prefer_play))
 
         @precondition(lambda self: self.state.phase != "over")
-        @rule(moves=st.integers(1, 120))
+        @rule(moves=st.integers(1, 40))
         def many_moves_preferring_plays(self, moves: int) -> None:
             for _ in range(moves):
                 if self.state.phase == "over":
@@ -204,6 +207,8 @@ def play_rounds(
         move = choose_move(legal_moves(state, state.turn), rng, prefer_play)
         state = apply_move(state, state.turn, move).state
         moves += 1
+        if too_big(state):  # see strategies.HUGE_HAND: abandon this game (a huge hand is slow)
+            break
         if check:
             assert_conserved(state)
         if len(state.results) > done:
@@ -237,6 +242,48 @@ def test_random_rounds_with_fixed_seeds_play_to_a_scored_end(
     assert state.results, "no round was scored"
     ends = Counter(r.ended for r in state.results)
     assert set(ends) <= {"went_out", "stock_out", "void"}
+
+
+# --- a reachable huge hand ---------------------------------------------------------------------
+
+#: Seat 0's hand in the state reached by
+#: ``play(Recipe(variant='remi', options=(('opening', '51'),), players=2, seed=2086601678041635348,
+#: first=None, choice_seed=1448322140, prefer_play=0.6, max_moves=155, until_rounds=2))``: after a deep
+#: take of 21 pieces from the row (RMI-31: every piece above the chosen one comes along) the seat that
+#: has opened holds 59 cards and is in its play phase.
+HUGE_REMI_HAND = (
+    "JK#2 3C#2 5C#2 7C#1 9C#2 9C#1 AC#1 JC#2 JC#1 KC#1 KC#2 QC#1 QC#2 TC#2 TC#1 2D#2 3D#1 3D#2 4D#1 6D#2 "
+    "7D#2 7D#1 8D#1 8D#2 AD#2 KD#1 2H#1 2H#2 3H#1 4H#2 4H#1 6H#2 6H#1 7H#1 8H#1 9H#2 AH#1 AH#2 KH#1 KH#2 "
+    "TH#2 TH#1 2S#2 3S#2 4S#2 4S#1 6S#2 6S#1 7S#2 7S#1 8S#2 9S#2 9S#1 AS#1 KS#2 KS#1 QS#2 TS#1 TS#2"
+)
+LEGAL_MOVES_BUDGET = 5.0  # seconds; a turn timer is in this range, and the search should take far less
+
+
+def test_legal_moves_answers_in_seconds_for_a_59_card_remi_hand() -> None:
+    """``legal_moves`` must answer for every reachable state; bots and hints call it every turn.
+
+    It runs in a child process so that a slow search is stopped at the budget instead of hanging
+    the suite (it takes minutes and gigabytes on this hand).
+    """
+    state = position(
+        variant("remi", opening="51"),
+        hands=[HUGE_REMI_HAND, "6C#1 5C#1 2S#1 9H#1 JS#1 AS#2 4D#2 QD#1 8C#2 8C#1 AC#2 6D#1 JK#1 9D#1"],
+        melds=[(0, "JD#1 QD#2 KD#2 AD#1"), (0, "2C#2 3C#1 4C#1"), (0, "5S#2 5H#2 5D#1")],
+        atu="2D#1",
+        turn=0,
+        phase="play",
+    )
+    assert len(state.hands[0]) == 59
+    assert_conserved(state)
+    worker = multiprocessing.get_context("fork").Process(target=legal_moves, args=(state, 0))
+    worker.start()
+    worker.join(LEGAL_MOVES_BUDGET)
+    slow = worker.is_alive()
+    if slow:
+        worker.kill()
+    worker.join()
+    assert not slow, f"legal_moves did not answer within {LEGAL_MOVES_BUDGET} s for a 59-card hand"
+    assert worker.exitcode == 0
 
 
 # --- soak --------------------------------------------------------------------------------------
