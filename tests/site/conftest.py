@@ -1,4 +1,8 @@
+from collections.abc import Callable
+from typing import Any
+
 import pytest
+from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
 
@@ -10,3 +14,21 @@ def _unhashed_static_files(settings: Settings) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture
+def make_user() -> Callable[[str], Any]:
+    def make(username: str) -> Any:
+        return get_user_model().objects.create_user(username=username, password="not-used-here")
+
+    return make
+
+
+@pytest.fixture
+def ala(make_user: Callable[[str], Any]) -> Any:
+    return make_user("ala")
+
+
+@pytest.fixture
+def bob(make_user: Callable[[str], Any]) -> Any:
+    return make_user("bob")

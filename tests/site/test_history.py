@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 from pytest_django.fixtures import Settings
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, Room, ScoreLine, Seat
+from games.models import Match, ScoreLine, Seat
+from tests.site.helpers import client_for, make_room
 
 pytestmark = pytest.mark.django_db
 
@@ -22,42 +21,6 @@ pytestmark = pytest.mark.django_db
 def _in_memory_channel_layer(settings: Settings) -> None:
     # Starting a match and every move publish after commit; keep them away from a shared Redis.
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-
-
-@pytest.fixture
-def make_user() -> Callable[[str], Any]:
-    def make(username: str) -> Any:
-        return get_user_model().objects.create_user(username=username, password="not-used-here")
-
-    return make
-
-
-@pytest.fixture
-def ala(make_user: Callable[[str], Any]) -> Any:
-    return make_user("ala")
-
-
-@pytest.fixture
-def bob(make_user: Callable[[str], Any]) -> Any:
-    return make_user("bob")
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def make_room(owner: Any, variant: str = "remik51", seats: int = 2, **extra: Any) -> Room:
-    return services.room_create(
-        owner=owner,
-        name=extra.pop("name", "Table"),
-        variant=variant,
-        options=extra.pop("options", {}),
-        seats=seats,
-        turn_seconds=extra.pop("turn_seconds", 60),
-        **extra,
-    )
 
 
 def play_to_the_end(match: Match, player: Any) -> Match:
