@@ -177,6 +177,8 @@ class Playthrough:
         self.events: list[tuple[Event, ...]] = []
         #: ``options[i]`` is ``legal_moves(states[i], states[i].turn)`` (empty once the match is over).
         self.options: list[list[Move]] = []
+        #: Random play stopped before a huge hand (see ``HUGE_HAND``).
+        self.stopped_early = False
 
     def __repr__(self) -> str:
         return f"play({self.recipe!r})  # {len(self.moves)} moves"
@@ -235,7 +237,8 @@ def play(recipe: Recipe) -> Playthrough:
         move = choose_move(offered, rng, recipe.prefer_play)
         transition = apply_move(state, seat, move)
         if too_big(transition.state):
-            break  # see HUGE_HAND: the playthrough ends before the huge hand
+            pt.stopped_early = True  # see HUGE_HAND: the playthrough ends before the huge hand
+            break
         state = transition.state
         pt.moves.append((seat, move))
         pt.events.append(transition.events)

@@ -501,7 +501,7 @@ def _check_remi_round(pt: Playthrough, index: int) -> None:
 )
 def test_remik51_round_scores_are_hand_penalties_doubled_after_a_one_go_finish(pt: Playthrough) -> None:
     ends = pt.round_ends()
-    assert ends, f"no round ended in {len(pt.moves)} random moves"
+    assert ends or pt.stopped_early, f"no round ended in {len(pt.moves)} random moves"
     for index in ends:
         _check_round_end_common(pt, index)
         _check_r51_round(pt, index)
@@ -514,7 +514,7 @@ def test_remik51_round_scores_are_hand_penalties_doubled_after_a_one_go_finish(p
 )
 def test_remi_round_scores_follow_the_rmi_15_formula(pt: Playthrough) -> None:
     ends = pt.round_ends()
-    assert ends, f"no round ended in {len(pt.moves)} random moves"
+    assert ends or pt.stopped_early, f"no round ended in {len(pt.moves)} random moves"
     for index in ends:
         _check_round_end_common(pt, index)
         _check_remi_round(pt, index)
