@@ -33,7 +33,7 @@ from .cards import Card, parse_card, parse_cards, sort_key
 from .deal import deal_seed
 from .events import Event
 from .legal import legal_moves
-from .moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
+from .moves import Discard, DrawStock, Exchange, Knock, LayOff, Move, Pass, Play, TakeDiscard
 from .perspective import view_for
 from .records import make_record, record_from_json, record_to_json
 from .records import verify_deal as _verify_deal
@@ -119,6 +119,11 @@ def command_for(move: Move) -> str:
             if layoffs:
                 parts.append("add " + ", ".join(f"{lo.meld} {cards_text(lo.cards)}" for lo in layoffs))
             return " ".join(parts)
+        case Pass():
+            return "pass"
+        case Knock(card=card, melds=melds):
+            text = "knock" + (f" {card_text(card)}" if card is not None else "")
+            return text + (" meld " + ", ".join(cards_text(meld) for meld in melds) if melds else "")
     return repr(move)
 
 
@@ -134,6 +139,11 @@ def move_text(move: Move) -> str:
             return f"takes {taken} and {_play_words(play)}"
         case Play():
             return _play_words(move)
+        case Pass():
+            return "passes"
+        case Knock(card=card, melds=melds):
+            text = "knocks" + (f", discarding {card_text(card)}" if card is not None else "")
+            return text + "".join(f", melds [{cards_text(meld)}]" for meld in melds)
     return repr(move)
 
 
@@ -233,11 +243,19 @@ def parse_command(line: str) -> Command:
         if rest and rest[0].lower() not in _KEYWORDS:
             card = parse_card(rest[0])
             rest = rest[1:]
-        if not rest:
-            raise errors.MalformedMoveError(
-                "a taken card must go into a new meld in the same command, e.g. take 3H meld 3H 4H 5H"
-            )
-        return Command("move", TakeDiscard(card, _play_from_tokens(rest)))
+        # Remik and Remi meld a taken card at once (take 3H meld 3H 4H 5H); gin just takes it.
+        return Command("move", TakeDiscard(card, _play_from_tokens(rest) if rest else Play()))
+    if head in ("pass", "p"):
+        if rest:
+            raise errors.MalformedMoveError("pass takes no arguments")
+        return Command("move", Pass())
+    if head == "knock":
+        card = None
+        if rest and rest[0].lower() not in _KEYWORDS:
+            card = parse_card(rest[0])
+            rest = rest[1:]
+        melds = _play_from_tokens(rest).melds if rest else ()
+        return Command("move", Knock(card, melds))
     if head in _KEYWORDS:
         return Command("move", _play_from_tokens(tokens))
     raise errors.MalformedMoveError(f"unknown command {tokens[0]!r} (type help)")

@@ -120,6 +120,8 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
     """Moves ``seat`` may make now (see the module note on composite moves)."""
     if state.phase == "over" or seat != state.turn:
         return []
+    if state.rules.flow is not None:
+        return list(state.rules.flow.legal_moves(state, seat))
     moves: list[Move] = []
     if state.phase == "draw":
         moves.append(DrawStock())
@@ -161,6 +163,8 @@ def opening_progress(state: GameState, seat: int) -> dict[str, Any]:
 def seat_options(state: GameState, seat: int) -> dict[str, Any]:
     """The ``you`` part of a seat's view: what it may do now, without revealing anything hidden."""
     rules = state.rules
+    if rules.flow is not None:
+        return dict(rules.flow.seat_options(state, seat))
     my_turn = state.phase != "over" and seat == state.turn
     locked = rules.first_turn_locked and state.turns_started[seat] <= 1 and my_turn
     kinds: list[str] = []

@@ -11,7 +11,7 @@ and lay-offs are checked together and either all happen or nothing does, which i
 >>> move_from_json({"kind": "fly"})
 Traceback (most recent call last):
 ...
-games.engine.errors.MalformedMoveError: unknown move kind 'fly' (draw, take, play, discard)
+games.engine.errors.MalformedMoveError: unknown move kind 'fly' (draw, take, play, discard, pass, knock)
 """
 
 from __future__ import annotations
@@ -82,9 +82,24 @@ class Discard:
     card: Card
 
 
-Move = DrawStock | TakeDiscard | Play | Discard
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline: the up-card offer (gin family), a reply or extra exchange one does not want."""
 
-KINDS = ("draw", "take", "play", "discard")
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """End the round by knocking (knock family): discard ``card`` (if the variant discards on a
+    knock) and lay ``melds`` from the hand (empty: the engine lays the best arrangement).
+    """
+
+    card: Card | None = None
+    melds: tuple[tuple[Card, ...], ...] = ()
+
+
+Move = DrawStock | TakeDiscard | Play | Discard | Pass | Knock
+
+KINDS = ("draw", "take", "play", "discard", "pass", "knock")
 
 
 def _cards(value: Any, what: str) -> tuple[Card, ...]:
@@ -146,6 +161,16 @@ def move_from_json(data: Any) -> Move:
         if card is not None and not isinstance(card, str):
             raise MalformedMoveError("'card' must be a card or absent")
         return TakeDiscard(parse_card(card) if card else None, _play_from_json(data))
+    if kind == "pass":
+        return Pass()
+    if kind == "knock":
+        card = data.get("card")
+        if card is not None and not isinstance(card, str):
+            raise MalformedMoveError("'card' must be a card or absent")
+        melds_raw = data.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise MalformedMoveError("melds must be a list")
+        return Knock(parse_card(card) if card else None, tuple(_cards(m, "a meld") for m in melds_raw))
     raise MalformedMoveError(f"unknown move kind {kind!r} ({', '.join(KINDS)})")
 
 
@@ -173,6 +198,15 @@ def move_to_json(move: Move) -> dict[str, Any]:
             if card is not None:
                 data["card"] = str(card)
             return _play_to_json(play, data)
+        case Pass():
+            return {"kind": "pass"}
+        case Knock(card=card, melds=melds):
+            data = {"kind": "knock"}
+            if card is not None:
+                data["card"] = str(card)
+            if melds:
+                data["melds"] = [[str(c) for c in meld] for meld in melds]
+            return data
     raise MalformedMoveError(f"not a move: {move!r}")
 
 
@@ -201,4 +235,9 @@ def describe_move(move: Move) -> str:
         case TakeDiscard(card=card, play=play):
             taken = show([card]) if card is not None else "the top discard"
             return f"take {taken}, " + describe_move(play)
+        case Pass():
+            return "pass"
+        case Knock(card=card, melds=melds):
+            text = "knock" + (f", discarding {show([card])}" if card is not None else "")
+            return text + "".join(f", meld [{show(m)}]" for m in melds)
     return repr(move)

@@ -125,6 +125,8 @@ class Rules:
     #: When the stock is empty and a player must draw: "reshuffle" the pile minus its top card
     #: (R51-38) or "end" the round (RMI-50).
     stock_out: ClassVar[Literal["reshuffle", "end"]] = "reshuffle"
+    #: A turn cycle of the variant's own (``games.engine.flow.Flow``); None: the shared cycle.
+    flow: ClassVar[Any] = None
 
     def __init__(self, **options: Any) -> None:
         specs = {option.name: option for option in self.OPTIONS}

@@ -5,7 +5,8 @@ Only :func:`games.engine.perspective.view_for` turns it into what one seat may k
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .cards import Card, parse_card
@@ -68,6 +69,9 @@ class GameState:
     winners: tuple[int, ...]
     #: Moves applied so far in the match (a version number).
     moves_played: int
+    #: What a variant with its own turn cycle (``Rules.flow``) keeps beyond the fields above:
+    #: JSON-able data only (card ids as text), never read by the shared cycle.
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def is_over(self) -> bool:
@@ -158,6 +162,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "totals": list(state.totals),
         "winners": list(state.winners),
         "moves_played": state.moves_played,
+        "extra": dict(state.extra),
     }
 
 
@@ -192,4 +197,5 @@ def state_from_json(data: dict[str, Any]) -> GameState:
         totals=tuple(data["totals"]),
         winners=tuple(data["winners"]),
         moves_played=data["moves_played"],
+        extra=dict(data.get("extra", {})),
     )

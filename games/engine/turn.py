@@ -16,7 +16,7 @@ from .cards import JOKER, Card, format_cards
 from .deal import deal_seed, shuffle, sub_seed
 from .events import Event, private, public
 from .melds import Meld, extend_meld, read_meld, settle_set
-from .moves import Discard, DrawStock, Move, Play, TakeDiscard
+from .moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard
 from .rules import Rules
 from .scoring import RoundFacts, RoundResult, standings
 from .state import GameState, TableMeld
@@ -84,6 +84,8 @@ def new_game(
         winners=(),
         moves_played=0,
     )
+    if rules.flow is not None:
+        return rules.flow.deal_round(empty, 1, first)  # type: ignore[no-any-return]
     return _deal_round(empty, 1, first)
 
 
@@ -96,6 +98,8 @@ def choose_first(rules: Rules, players: int, secret: bytes) -> int:
     Remik (R51-8, R51-Q3): each player draws a card, the highest deals (joker > A > K > ... > 2,
     suits do not rank); only the tied players draw again. Remi (RMI-Q1): uniformly at random.
     """
+    if rules.flow is not None:
+        return int(rules.flow.choose_first(rules, players, secret))
     seed = deal_seed(secret, 0)
     if rules.name != "remik51" and rules.name != "remik40":
         order = shuffle(range(players), seed)
@@ -185,6 +189,9 @@ def apply_move(state: GameState, seat: int, move: Move) -> Transition:
         raise errors.NotYourTurnError(
             f"it is seat {state.turn}'s turn, not seat {seat}'s", seat=seat, turn=state.turn
         )
+    if state.rules.flow is not None:
+        transition = state.rules.flow.apply_move(state, seat, move)
+        return Transition(replace(transition.state, moves_played=state.moves_played + 1), transition.events)
     match move:
         case DrawStock():
             transition = _draw(state, seat)
@@ -194,6 +201,10 @@ def apply_move(state: GameState, seat: int, move: Move) -> Transition:
             transition = _play_move(state, seat, move)
         case Discard():
             transition = _discard(state, seat, move.card)
+        case Pass() | Knock():
+            raise errors.WrongPhaseError(
+                f"{state.rules.title or state.rules.name} has no {type(move).__name__.lower()} move"
+            )
         case _:
             raise errors.MalformedMoveError(f"not a move: {move!r}")
     return Transition(replace(transition.state, moves_played=state.moves_played + 1), transition.events)

@@ -56,7 +56,7 @@ def test_error_codes_are_unique() -> None:
 
 
 def test_move_kinds_are_pinned() -> None:
-    assert moves.KINDS == ("draw", "take", "play", "discard")
+    assert moves.KINDS == ("draw", "take", "play", "discard", "pass", "knock")
 
 
 def test_variant_names_are_pinned() -> None:

@@ -44,6 +44,7 @@ from ..rules import Rules, variant
 from ..search import best_arrangement, find_opening, melds_with
 from ..state import GameState, TableMeld
 from ..turn import apply_move
+from . import registry
 
 __all__ = ["BasicBot", "Seen", "candidate_moves", "choose_move", "describe", "read_view"]
 
@@ -238,6 +239,10 @@ class BasicBot:
         a move refused can take the next one and always ends with a legal move.
         """
         if view.get("phase") == "over" or not (view.get("you") or {}).get("my_turn"):
+            return
+        special = registry.candidates_for(view["variant"])
+        if special is not None:  # a variant with its own turn cycle has its own bot
+            yield from special(view)
             return
         seen = read_view(view)
         if seen.phase == "draw":
