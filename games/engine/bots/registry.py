@@ -1,11 +1,14 @@
 """Bots of the variants with a turn cycle of their own, by variant name.
 
-A variant's bot module calls :func:`register`; :class:`~games.engine.bots.basic.BasicBot` (used
-by the terminal game, the benchmark and the site) hands the views of such a variant to it.
+A variant's bot lives in ``bots/<variant name>.py`` and calls :func:`register` when imported (it
+is imported the first time a view of that variant needs a bot). :class:`~games.engine.bots.basic.
+BasicBot` (used by the terminal game, the benchmark and the site) hands such views to it.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -23,4 +26,8 @@ def register(variant_name: str, candidates: Candidates) -> None:
 
 
 def candidates_for(variant_name: str) -> Candidates | None:
+    if variant_name not in _BOTS and variant_name.isidentifier():
+        module = f"{__package__}.{variant_name}"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
     return _BOTS.get(variant_name)

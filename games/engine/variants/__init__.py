@@ -1,5 +1,10 @@
-"""The rule sets. Importing this package registers them with :func:`games.engine.rules.variant`."""
+"""The rule sets. Importing this package registers them with :func:`games.engine.rules.variant`.
 
-from . import remi, remik51
+Every module (or subpackage) here is imported, so a new rule set only needs its own file.
+"""
 
-__all__ = ["remi", "remik51"]
+import importlib
+import pkgutil
+
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
