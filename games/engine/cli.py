@@ -387,6 +387,10 @@ def render_table(view: Mapping[str, Any]) -> list[str]:
         if s != seat
     ]
     lines.append(f"Hands  : {', '.join(others)}")
+    # A variant with its own cycle may describe what only it has (an offer, a knock, a ledger).
+    extra_lines = getattr(rules.flow, "table_lines", None)
+    if extra_lines is not None:
+        lines += list(extra_lines(view))
     if seat is not None and view.get("hand") is not None:
         lines.append(
             f"You    : {_name(view, seat)}, {_count(len(view['hand']), 'card')}: {hand_text(view['hand'])}"

@@ -49,3 +49,5 @@ class Flow(Protocol):
     def view_extra(self, state: GameState, seat: int | None) -> dict[str, Any]:
         """What the flow adds to ``view_for`` for this audience: never another hand or the stock."""
         ...
+
+    # Optional: ``table_lines(view) -> list[str]``, extra lines for the terminal's table (cli.py).
