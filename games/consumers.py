@@ -13,18 +13,27 @@ room's current (latest) match, fixed when the socket connects (see docs/protocol
 * A command whose ``id`` this seat already had applied (resent after a reconnect) is not applied
   again: the sender gets ``protocol.ack_frame(..., duplicate=True)`` and a fresh full frame.
 * ``{"type": "resync"}`` asks for a fresh full frame.
+* Every socket has a message budget (``MessageLimiter``, a token bucket per connection): a
+  message over it is answered with a ``rate_limited`` error frame and not read any further, and
+  a socket sending far more than its budget is closed with 4429.
 
 Close codes (the socket is accepted first, so a browser can read them):
-4401 not logged in, 4404 no such match (or the room has no match yet).
+4401 not logged in, 4404 no such match (or the room has no match yet), 4429 too many messages.
+
+``EchoConsumer`` (``ws/echo/``) is a diagnostics endpoint: it sends every message back through
+the channel layer, so a client can time a bare round trip through Channels (the load test does).
 """
 
 from __future__ import annotations
 
+import json
 import logging
-from typing import Any
+from time import monotonic
+from typing import Any, ClassVar, Literal
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
@@ -37,9 +46,140 @@ logger = logging.getLogger(__name__)
 
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_MATCH_NOT_FOUND = 4404
+CLOSE_RATE_LIMITED = 4429
+
+#: Per-socket message budget (settings of the same name override them): a burst of
+#: ``WS_RATE_LIMIT_BURST`` messages, then ``WS_RATE_LIMIT_PER_SECOND`` a second. A socket that
+#: sends more than ``WS_RATE_LIMIT_CLOSE_FACTOR`` times that (a burst of 100, or over 50 a second
+#: for long) is closed with 4429.
+WS_RATE_LIMIT_BURST = 20
+WS_RATE_LIMIT_PER_SECOND = 10.0
+WS_RATE_LIMIT_CLOSE_FACTOR = 5
 
 #: Errors a client can cause; they are answered with their own code, to the sender only.
 CLIENT_ERRORS = (protocol.MalformedMessageError, IllegalMoveError, GameError)
+
+
+class RateLimitedError(GameError):
+    """The socket sent more messages than its budget; this one was not read."""
+
+    code = "rate_limited"
+
+    def __init__(self, *, per_second: float, burst: int, retry_after: float) -> None:
+        super().__init__(f"too many messages: at most {per_second:g} a second (bursts of {burst})")
+        self.retry_after = retry_after
+
+    def fields(self) -> dict[str, Any]:
+        return {"retry_after": round(self.retry_after, 3)}
+
+
+class TokenBucket:
+    """``capacity`` tokens, refilled at ``rate`` a second; a message spends one.
+
+    >>> bucket = TokenBucket(capacity=2, rate=1.0, now=0.0)
+    >>> [bucket.take(0.0) for _ in range(3)], bucket.take(0.5), bucket.take(1.0)
+    ([True, True, False], False, True)
+    >>> bucket.wait()
+    1.0
+    """
+
+    __slots__ = ("capacity", "rate", "stamp", "tokens")
+
+    def __init__(self, *, capacity: float, rate: float, now: float) -> None:
+        self.capacity = float(capacity)
+        self.rate = float(rate)
+        self.tokens = float(capacity)
+        self.stamp = now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.capacity, self.tokens + max(0.0, now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until the next token (0 if there is one)."""
+        return max(0.0, (1.0 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
+
+
+class MessageLimiter:
+    """One socket's budget: two token buckets over the same messages.
+
+    ``messages`` (``burst`` tokens, ``per_second`` refill) decides whether a message is read;
+    ``abuse`` (``factor`` times both) is spent by every message, read or refused, and when it is
+    empty the socket is closed.
+
+    >>> limiter = MessageLimiter(burst=2, per_second=1, factor=3, now=0.0)
+    >>> [limiter.check(0.0) for _ in range(7)]
+    ['ok', 'ok', 'limited', 'limited', 'limited', 'limited', 'close']
+    """
+
+    def __init__(self, *, burst: int, per_second: float, factor: float, now: float) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.messages = TokenBucket(capacity=burst, rate=per_second, now=now)
+        self.abuse = TokenBucket(capacity=burst * factor, rate=per_second * factor, now=now)
+
+    @classmethod
+    def from_settings(cls, now: float) -> MessageLimiter:
+        return cls(
+            burst=int(getattr(settings, "WS_RATE_LIMIT_BURST", WS_RATE_LIMIT_BURST)),
+            per_second=float(getattr(settings, "WS_RATE_LIMIT_PER_SECOND", WS_RATE_LIMIT_PER_SECOND)),
+            factor=float(getattr(settings, "WS_RATE_LIMIT_CLOSE_FACTOR", WS_RATE_LIMIT_CLOSE_FACTOR)),
+            now=now,
+        )
+
+    def check(self, now: float) -> Literal["ok", "limited", "close"]:
+        if not self.abuse.take(now):
+            return "close"
+        if not self.messages.take(now):
+            return "limited"
+        return "ok"
+
+    def error(self) -> RateLimitedError:
+        return RateLimitedError(
+            per_second=self.per_second, burst=self.burst, retry_after=self.messages.wait()
+        )
+
+
+def _request_id(text_data: str | None) -> protocol.RequestId:
+    """The ``id`` of a refused message if it has a readable one (to echo it), else None."""
+    try:
+        data = json.loads(text_data) if text_data is not None else None
+    except ValueError:
+        return None
+    request_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(request_id, bool) or not isinstance(request_id, str | int):
+        return None
+    return request_id if 0 < len(str(request_id)) <= protocol.MAX_ID_LENGTH else None
+
+
+class RateLimitMixin:
+    """``_within_budget`` for a consumer's ``receive``: answers or closes a socket over budget."""
+
+    limiter: MessageLimiter | None = None
+    closing: bool = False
+
+    async def _within_budget(self, text_data: str | None) -> bool:
+        """True if the message may be read; otherwise it has been answered (or the socket closed)."""
+        if self.closing:
+            return False
+        now = monotonic()
+        if self.limiter is None:
+            self.limiter = MessageLimiter.from_settings(now)
+        verdict = self.limiter.check(now)
+        if verdict == "ok":
+            return True
+        if verdict == "close":
+            self.closing = True
+            logger.info("%s: closing a socket over its message budget", type(self).__name__)
+            await self.close(code=CLOSE_RATE_LIMITED)  # type: ignore[attr-defined]
+            return False
+        frame = protocol.error_frame(self.limiter.error(), request_id=_request_id(text_data))
+        await self.send(text_data=json.dumps(frame))  # type: ignore[attr-defined]
+        return False
 
 
 def _match_id_for_room(room_id: int) -> int:
@@ -60,7 +200,7 @@ def _audience_group(*, match_id: int, user: AbstractBaseUser | AnonymousUser) ->
     return broadcast.seat_group(match_id, seat)
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(RateLimitMixin, AsyncJsonWebsocketConsumer):
     match_id: int
     group: str | None = None
 
@@ -102,6 +242,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
+        if not await self._within_budget(text_data):
+            return
         # The base class lets a JSON decoding error escape and kill the socket; answer it instead.
         try:
             content = await self.decode_json(text_data if text_data is not None else bytes_data)
@@ -146,3 +288,30 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             match_id=self.match_id, user=self.scope["user"]
         )
         await self.send_json(frame)
+
+
+class EchoConsumer(RateLimitMixin, AsyncWebsocketConsumer):
+    """Diagnostics: ``ws/echo/`` sends each message back, by way of the channel layer.
+
+    The message goes to this socket's own channel and comes back from it, so a round trip
+    crosses the same path as a game frame (daphne, the consumer, the layer: Redis in production)
+    without the database or the engine. Logged-in users only; the same message budget as games.
+    """
+
+    MESSAGE: ClassVar[str] = "echo.reply"
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        await self.accept()
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not await self._within_budget(text_data):
+            return
+        await self.channel_layer.send(
+            self.channel_name, {"type": self.MESSAGE, "text": text_data, "bytes": bytes_data}
+        )
+
+    async def echo_reply(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=message["text"], bytes_data=message["bytes"])
