@@ -144,16 +144,20 @@ class MessageLimiter:
         )
 
 
-def _request_id(text_data: str | None) -> protocol.RequestId:
-    """The ``id`` of a refused message if it has a readable one (to echo it), else None."""
-    try:
-        data = json.loads(text_data) if text_data is not None else None
-    except ValueError:
-        return None
-    request_id = data.get("id") if isinstance(data, dict) else None
+def _readable_id(content: Any) -> protocol.RequestId:
+    """The message's ``id`` if it is a valid one (echoed in answers), else None."""
+    request_id = content.get("id") if isinstance(content, dict) else None
     if isinstance(request_id, bool) or not isinstance(request_id, str | int):
         return None
     return request_id if 0 < len(str(request_id)) <= protocol.MAX_ID_LENGTH else None
+
+
+def _request_id(text_data: str | None) -> protocol.RequestId:
+    """The ``id`` of a message that will not be read any further, if it has a valid one."""
+    try:
+        return _readable_id(json.loads(text_data)) if text_data is not None else None
+    except ValueError:
+        return None
 
 
 class RateLimitMixin:
@@ -254,7 +258,7 @@ class GameConsumer(RateLimitMixin, AsyncJsonWebsocketConsumer):
         await self.receive_json(content, **kwargs)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        request_id = content.get("id") if isinstance(content, dict) else None
+        request_id = _readable_id(content)
         if isinstance(content, dict) and content.get("type") == "resync":
             await self._send_fresh_frame()
             return

@@ -7,12 +7,15 @@ the environment chose (in-memory, or channels_redis under REDIS_URL).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import broadcast, consumers, services
+from games.models import Match, MoveRecord
 from tests.realtime.sockets import TIMEOUT, Player, Table, joined, open_socket, strings_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,6 +29,17 @@ def _assert_seat_frame(frame: dict[str, Any], player: Player, version: int) -> N
     assert frame["version"] == version
     assert frame["view"]["seat"] == player.seat
     assert frame["view"]["hand"] is not None
+
+
+def _snapshot(match_id: int) -> tuple[Any, ...]:
+    """What a refused command must leave alone: version, stored state, move log."""
+    match = Match.objects.get(pk=match_id)
+    return match.version, match.state, MoveRecord.objects.filter(match_id=match_id).count()
+
+
+def _errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Log records at ERROR or above: bad input from a client must never produce one."""
+    return [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
 
 
 def _assert_spectator_frame(frame: dict[str, Any], table: Table, version: int) -> None:
@@ -116,7 +130,10 @@ async def test_the_broadcast_message_type_is_the_consumers_handler() -> None:
     assert callable(consumers.GameConsumer.match_frame)
 
 
-async def test_an_illegal_move_is_answered_to_the_sender_only(table: Table) -> None:
+async def test_an_illegal_move_is_answered_to_the_sender_only(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    before = await database_sync_to_async(_snapshot)(table.match_id)
     async with (
         joined(table.match_id, table.mover) as (mover, _),
         joined(table.match_id, table.other) as (other, _),
@@ -133,8 +150,16 @@ async def test_an_illegal_move_is_answered_to_the_sender_only(table: Table) -> N
         error = await other.receive_json_from(timeout=TIMEOUT)
         assert (error["type"], error["id"], error["code"]) == ("error", 7, "not_your_turn")
 
+        # A card the mover does not hold: the engine refuses it.
+        not_held = {"kind": "discard", "card": table.other.hand[0]}
+        await mover.send_json_to({"type": "move", "id": "c1b", "version": 0, "move": not_held})
+        error = await mover.receive_json_from(timeout=TIMEOUT)
+        assert (error["type"], error["id"], error["code"]) == ("error", "c1b", "card_not_in_hand")
+
         for socket in (mover, other, spectator):
             assert await socket.receive_nothing(timeout=QUIET)
+        assert await database_sync_to_async(_snapshot)(table.match_id) == before
+        assert _errors_logged(caplog) == []
 
         # Nothing was applied: the next legal move is version 1 for everybody.
         await mover.send_json_to({"type": "move", "id": "c2", "version": 0, "move": table.a_discard})
@@ -142,7 +167,9 @@ async def test_an_illegal_move_is_answered_to_the_sender_only(table: Table) -> N
             assert (await socket.receive_json_from(timeout=TIMEOUT))["version"] == 1
 
 
-async def test_a_stale_version_gets_an_error_and_a_fresh_frame(table: Table) -> None:
+async def test_a_stale_version_gets_an_error_and_a_fresh_frame(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
     async with (
         joined(table.match_id, table.mover) as (mover, _),
         joined(table.match_id, table.other) as (other, _),
@@ -151,6 +178,7 @@ async def test_a_stale_version_gets_an_error_and_a_fresh_frame(table: Table) -> 
         assert (await mover.receive_json_from(timeout=TIMEOUT))["version"] == 1
         assert (await other.receive_json_from(timeout=TIMEOUT))["version"] == 1
 
+        after_move = await database_sync_to_async(_snapshot)(table.match_id)
         # B still thinks the game is at version 0.
         await other.send_json_to({"type": "move", "id": "c9", "version": 0, "move": {"kind": "draw"}})
         error = await other.receive_json_from(timeout=TIMEOUT)
@@ -166,11 +194,20 @@ async def test_a_stale_version_gets_an_error_and_a_fresh_frame(table: Table) -> 
         assert resync["view"]["hand"] == list(table.other.hand)
 
         assert await mover.receive_nothing(timeout=QUIET)
+    assert await database_sync_to_async(_snapshot)(table.match_id) == after_move
+    assert _errors_logged(caplog) == []
 
 
-async def test_malformed_messages_are_answered_and_the_socket_stays_open(table: Table) -> None:
+async def test_malformed_messages_are_answered_and_the_socket_stays_open(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    before = await database_sync_to_async(_snapshot)(table.match_id)
     async with joined(table.match_id, table.mover) as (socket, _):
-        await socket.send_to(text_data="{not json")
+        for raw in ("{not json", " ", "\u0000\udcff", "[1, 2", "null"):
+            await socket.send_to(text_data=raw)
+            error = await socket.receive_json_from(timeout=TIMEOUT)
+            assert (error["type"], error["id"], error["code"]) == ("error", None, "malformed_message")
+        await socket.send_to(bytes_data=b"\xff\xfe not utf-8")
         error = await socket.receive_json_from(timeout=TIMEOUT)
         assert (error["type"], error["id"], error["code"]) == ("error", None, "malformed_message")
 
@@ -179,6 +216,14 @@ async def test_malformed_messages_are_answered_and_the_socket_stays_open(table: 
             ({"type": "move", "id": "c2", "version": 0, "move": {"kind": "fly"}}, "c2"),
             ({"type": "shout", "id": "c3"}, "c3"),
             (["not", "an", "object"], None),
+            ({"type": "move", "id": "c4", "version": 0, "move": {"kind": "discard", "card": "ZZ#9"}}, "c4"),
+            ({"type": "move", "id": "c5", "version": 0}, "c5"),
+            ({"type": "move", "id": "c6", "version": "0", "move": {"kind": "draw"}}, "c6"),
+            # An id that is not a valid one is not echoed back.
+            ({"type": "move", "id": "x" * 65, "version": 0, "move": {"kind": "draw"}}, None),
+            ({"type": "move", "id": ["c7"], "version": 0, "move": {"kind": "draw"}}, None),
+            ({"type": "move", "version": 0, "move": {"kind": "play", "melds": "9S TS JS"}}, None),
+            ({"type": "move", "version": 0, "move": {"kind": "discard", "card": None}}, None),
         ):
             await socket.send_json_to(content)
             error = await socket.receive_json_from(timeout=TIMEOUT)
@@ -186,6 +231,8 @@ async def test_malformed_messages_are_answered_and_the_socket_stays_open(table: 
 
         await socket.send_json_to({"type": "resync"})
         _assert_seat_frame(await socket.receive_json_from(timeout=TIMEOUT), table.mover, version=0)
+    assert await database_sync_to_async(_snapshot)(table.match_id) == before
+    assert _errors_logged(caplog) == []
 
 
 async def test_a_spectator_cannot_move(table: Table) -> None:
