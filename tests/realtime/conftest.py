@@ -8,17 +8,15 @@ so the tests need committed data: ``django_db(transaction=True)``.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 from pytest_django.fixtures import Settings
 
 from games import services
 from games.models import Match
-from tests.realtime.sockets import Player, Table
+from tests.realtime.sockets import Player, Table, session_cookie
 
 
 @pytest.fixture(autouse=True)
@@ -39,12 +37,6 @@ def _private_channel_layer(settings: Settings) -> None:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
-def _session_cookie(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[django_settings.SESSION_COOKIE_NAME].value
-
-
 @pytest.fixture
 def table(transactional_db: None) -> Table:
     make = get_user_model().objects.create_user
@@ -59,7 +51,7 @@ def table(transactional_db: None) -> Table:
     state = match.game_state()
     players = [
         Player(
-            user=user, cookie=_session_cookie(user), seat=seat, hand=tuple(str(c) for c in state.hands[seat])
+            user=user, cookie=session_cookie(user), seat=seat, hand=tuple(str(c) for c in state.hands[seat])
         )
         for seat, user in enumerate((ala, bartek))
     ]
@@ -68,7 +60,7 @@ def table(transactional_db: None) -> Table:
         room_id=room.pk,
         mover=players[state.turn],
         other=players[1 - state.turn],
-        spectator=Player(user=celina, cookie=_session_cookie(celina), seat=None, hand=()),
+        spectator=Player(user=celina, cookie=session_cookie(celina), seat=None, hand=()),
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.test import Client
 
 from remi_site.asgi import application
 
@@ -68,6 +69,13 @@ async def joined(
         assert connected
         first = await communicator.receive_json_from(timeout=TIMEOUT)
         yield communicator, first
+
+
+def session_cookie(user: Any) -> str:
+    """The session cookie of ``user``, logged in (needs the database)."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
 def room_path(room_id: int) -> str:
