@@ -1,0 +1,29 @@
+// A tiny element builder: h("button", {class: "x", onclick: f, "aria-label": "y"}, "text", child).
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") el.className = value;
+    else if (name === "dataset") Object.assign(el.dataset, value);
+    else if (name.startsWith("on") && typeof value === "function") el.addEventListener(name.slice(2), value);
+    else if (value === true) el.setAttribute(name, "");
+    else el.setAttribute(name, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace the children of `el`. */
+export function patch(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+}

@@ -1,0 +1,173 @@
+// The move being put together before it is sent: new melds, lay-offs, joker exchanges and, when
+// the turn starts by taking from the discard pile/row, the card taken. Plain data; the server
+// decides whether the move is legal.
+//
+// Cards are referred to by a local key. For a card in the hand, taken from the discard pile or
+// the atu, the key is its id ("7H#2"). A joker freed by an exchange in this same move has no id
+// on our side: its key is "freed:<n>" and it is sent as a bare "JK" (the engine reads a bare JK
+// in an exchange play as the joker just freed). A joker's declaration is kept apart and written
+// after its id: "JK#3(8H)".
+
+export function emptyDraft() {
+  return { take: null, melds: [], layoffs: [], exchanges: [], declared: {}, freed: 0 };
+}
+
+export function isEmpty(draft) {
+  return !draft.take && !draft.melds.length && !draft.layoffs.length && !draft.exchanges.length;
+}
+
+export function hasPlay(draft) {
+  return draft.melds.length > 0 || draft.layoffs.length > 0 || draft.exchanges.length > 0;
+}
+
+/** Every key the draft has placed somewhere. */
+export function usedKeys(draft) {
+  const used = new Set();
+  for (const meld of draft.melds) meld.forEach((key) => used.add(key));
+  for (const layoff of draft.layoffs) layoff.cards.forEach((key) => used.add(key));
+  for (const exchange of draft.exchanges) used.add(exchange.card);
+  return used;
+}
+
+/**
+ * The cards the player may build with now, in hand order: the hand, the cards a take brings
+ * along, jokers freed by exchanges, and the atu (Remi). Cards already placed are left out.
+ * Each item is {key, wire, source}.
+ */
+export function pool(draft, view, handOrder) {
+  const items = handOrder.map((id) => ({ key: id, wire: id, source: "hand" }));
+  if (draft.take) {
+    const index = view.discard.lastIndexOf(draft.take);
+    for (const id of view.discard.slice(index)) {
+      items.push({ key: id, wire: id, source: id === draft.take ? "picked" : "along" });
+    }
+  }
+  for (let n = 0; n < draft.freed; n += 1) {
+    if (draft.exchanges.some((ex) => ex.freedKey === `freed:${n}`)) {
+      items.push({ key: `freed:${n}`, wire: "JK", source: "freed" });
+    }
+  }
+  if (view.atu && view.atu_taken_by === null) items.push({ key: view.atu, wire: view.atu, source: "atu" });
+  const used = usedKeys(draft);
+  return items.filter((item) => !used.has(item.key));
+}
+
+function wireOf(draft, key) {
+  const base = key.startsWith("freed:") ? "JK" : key;
+  const declared = draft.declared[key];
+  return declared ? `${base}(${declared})` : base;
+}
+
+/** The move to send, as docs/protocol.md writes it. */
+export function toMove(draft) {
+  const move = { kind: draft.take ? "take" : "play" };
+  if (draft.take) move.card = draft.take;
+  if (draft.exchanges.length) {
+    move.exchanges = draft.exchanges.map((ex) => ({ meld: ex.meld, card: wireOf(draft, ex.card) }));
+  }
+  if (draft.melds.length) move.melds = draft.melds.map((meld) => meld.map((key) => wireOf(draft, key)));
+  if (draft.layoffs.length) {
+    move.layoffs = draft.layoffs.map((lo) => ({ meld: lo.meld, cards: lo.cards.map((k) => wireOf(draft, k)) }));
+  }
+  return move;
+}
+
+// --- changes (each returns a new draft) ----------------------------------------------------------
+
+function copy(draft) {
+  return {
+    ...draft,
+    melds: draft.melds.map((meld) => [...meld]),
+    layoffs: draft.layoffs.map((lo) => ({ ...lo, cards: [...lo.cards] })),
+    exchanges: draft.exchanges.map((ex) => ({ ...ex })),
+    declared: { ...draft.declared },
+  };
+}
+
+export function startTake(draft, card) {
+  return { ...emptyDraft(), take: card };
+}
+
+export function addMeld(draft, keys) {
+  const next = copy(draft);
+  next.melds.push([...keys]);
+  return next;
+}
+
+export function addLayoff(draft, meldId, keys) {
+  const next = copy(draft);
+  const existing = next.layoffs.find((lo) => lo.meld === meldId);
+  if (existing) existing.cards.push(...keys);
+  else next.layoffs.push({ meld: meldId, cards: [...keys] });
+  return next;
+}
+
+export function addExchange(draft, meldId, key) {
+  const next = copy(draft);
+  next.exchanges.push({ meld: meldId, card: key, freedKey: `freed:${next.freed}` });
+  next.freed += 1;
+  return next;
+}
+
+/** Put the cards of new melds written in notation (e.g. the suggested opening) into the draft. */
+export function addMeldsFromText(draft, melds) {
+  let next = copy(draft);
+  for (const meld of melds) {
+    const keys = [];
+    for (const text of meld) {
+      const m = /^([^()]+)(?:\(([^()]+)\))?$/.exec(text);
+      const key = m ? m[1] : text;
+      if (m && m[2]) next.declared[key] = m[2];
+      keys.push(key);
+    }
+    next = addMeld(next, keys);
+  }
+  return next;
+}
+
+function forget(next, keys) {
+  for (const key of keys) delete next.declared[key];
+}
+
+export function removeMeld(draft, index) {
+  const next = copy(draft);
+  const [removed] = next.melds.splice(index, 1);
+  forget(next, removed || []);
+  return next;
+}
+
+export function removeLayoff(draft, index) {
+  const next = copy(draft);
+  const [removed] = next.layoffs.splice(index, 1);
+  forget(next, removed ? removed.cards : []);
+  return next;
+}
+
+export function removeExchange(draft, index) {
+  const next = copy(draft);
+  const [removed] = next.exchanges.splice(index, 1);
+  if (removed) {
+    // The joker it freed goes back to the table: take it out of wherever it was placed.
+    next.melds = next.melds.map((meld) => meld.filter((key) => key !== removed.freedKey));
+    next.layoffs = next.layoffs.map((lo) => ({ ...lo, cards: lo.cards.filter((k) => k !== removed.freedKey) }));
+    forget(next, [removed.freedKey, removed.card]);
+  }
+  return next;
+}
+
+/** Move a card of a new meld one place left (-1) or right (+1). */
+export function shiftInMeld(draft, meldIndex, cardIndex, step) {
+  const next = copy(draft);
+  const meld = next.melds[meldIndex];
+  const target = cardIndex + step;
+  if (!meld || target < 0 || target >= meld.length) return draft;
+  [meld[cardIndex], meld[target]] = [meld[target], meld[cardIndex]];
+  return next;
+}
+
+export function declare(draft, key, face) {
+  const next = copy(draft);
+  if (face) next.declared[key] = face;
+  else delete next.declared[key];
+  return next;
+}

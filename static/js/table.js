@@ -1,0 +1,306 @@
+// The playable match page (/matches/<id>/). Entry module: reads the frame embedded in the page,
+// keeps the newest state frame from the match socket, and turns clicks and keys into commands
+// exactly as docs/protocol.md describes. Nothing here decides a rule: the `you` hints of the
+// view say what may be tried, and the server answers.
+
+import { compareKeys, sortKey } from "./cards.js";
+import { MatchConnection, newCommandId } from "./connection.js";
+import { h, patch } from "./dom.js";
+import * as Draft from "./draft.js";
+import {
+  describeEvents,
+  facts,
+  formatSeconds,
+  renderBanner,
+  renderBoard,
+  renderMine,
+  renderPlayers,
+  renderScores,
+  renderStatus,
+  timerText,
+} from "./render.js";
+
+const root = document.getElementById("table-app");
+const initial = JSON.parse(document.getElementById("initial-frame").textContent);
+
+const model = {
+  frame: initial,
+  status: root.dataset.authenticated === "true" ? "connecting" : "anonymous",
+  statusDetail: "",
+  selected: [], // keys of selected cards, in the order they were picked
+  draft: Draft.emptyDraft(),
+  sortMode: localStorage.getItem("remi.sort") || "suit",
+  error: null, // {code, message} of the last refused command
+  pending: null, // the command waiting for its answer
+  fresh: [], // cards that just arrived in the hand (highlighted)
+  lastEvents: "",
+  now: () => Date.now(),
+  handOrder() {
+    const hand = this.frame.view.hand || [];
+    return [...hand].sort((a, b) => compareKeys(sortKey(a, this.sortMode), sortKey(b, this.sortMode)));
+  },
+};
+
+// --- the page skeleton ---------------------------------------------------------------------------
+
+const regions = {
+  status: h("div", { class: "tbl-status", id: "tbl-status" }),
+  banner: h("div", { class: "tbl-banner", id: "tbl-banner", "aria-live": "polite" }),
+  events: h("p", { class: "tbl-events", id: "tbl-events", "aria-live": "polite" }),
+  board: h("section", { class: "tbl-board", id: "tbl-board", "aria-label": "table" }),
+  mine: h("section", { class: "tbl-mine", id: "tbl-mine", "aria-labelledby": "hand-title" }),
+  players: h("section", { class: "tbl-players", id: "tbl-players", "aria-label": "players" }),
+  scores: h("section", { class: "tbl-scores", id: "tbl-scores", "aria-label": "scores" }),
+};
+root.replaceChildren(
+  h("div", { class: "tbl", id: "tbl" },
+    regions.status,
+    regions.banner,
+    h("div", { class: "tbl-grid" },
+      h("div", { class: "tbl-play" }, regions.board, regions.events, regions.mine),
+      h("div", { class: "tbl-side" }, regions.players, regions.scores))),
+);
+document.getElementById("match")?.classList.add("live");
+
+// --- rendering ------------------------------------------------------------------------------------
+
+let focusFallback = null;
+
+function render() {
+  const f = facts(model);
+  const active = document.activeElement;
+  const key = active && root.contains(active) ? active.dataset.key : null;
+  patch(regions.status, renderStatus(model, f));
+  patch(regions.banner, renderBanner(model, f));
+  patch(regions.events, model.lastEvents);
+  patch(regions.board, renderBoard(model, f, actions));
+  patch(regions.mine, renderMine(model, f, actions));
+  patch(regions.players, renderPlayers(model, f));
+  patch(regions.scores, renderScores(model, f));
+  root.dataset.version = String(model.frame.version);
+  root.dataset.status = model.status;
+  root.dataset.pending = model.pending ? "true" : "false";
+  // Keep keyboard focus where it was; if that control is gone or disabled, go to a sensible one.
+  if (key) {
+    const again = findKey(key) || (focusFallback && findKey(focusFallback)) || firstEnabled();
+    if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+  }
+  focusFallback = null;
+}
+
+function findKey(key) {
+  const el = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  return el && !el.disabled ? el : null;
+}
+
+function firstEnabled() {
+  return root.querySelector("#controls button:not([disabled]), #hand button:not([disabled])");
+}
+
+// Only the clock changes between frames: update its text without rebuilding the page.
+let wasPaused = facts(model).paused;
+setInterval(() => {
+  const f = facts(model);
+  if (f.paused !== wasPaused) {
+    wasPaused = f.paused;
+    render();
+    return;
+  }
+  const timer = document.getElementById("turn-timer");
+  if (timer) {
+    const text = timerText(model, f);
+    if (timer.textContent !== text) timer.textContent = text;
+    const left = f.clock && f.clock.turn_seconds ? f.clock.turn_seconds - (f.now - f.clock.turn_started) / 1000 : Infinity;
+    timer.classList.toggle("urgent", left <= 10);
+  }
+  const pause = document.getElementById("pause-countdown");
+  if (pause && f.paused) pause.textContent = formatSeconds((f.clock.resume_at - f.now) / 1000);
+}, 250);
+
+// --- frames -----------------------------------------------------------------------------------
+
+function applyState(frame) {
+  if (typeof frame.version !== "number" || frame.version <= model.frame.version) {
+    return false; // a frame we already have (the connect frame, a broadcast seen twice)
+  }
+  const before = new Set(model.frame.view.hand || []);
+  model.frame = frame;
+  const hand = frame.view.hand || [];
+  const inHand = new Set(hand);
+  model.fresh = hand.filter((id) => !before.has(id));
+  model.selected = model.selected.filter((key) => inHand.has(key));
+  model.draft = Draft.emptyDraft();
+  // An error stays next to the controls while it is still this seat's turn (a stale-version
+  // refusal is followed by a newer frame); it goes once the turn has passed.
+  if (!frame.view.you || !frame.view.you.my_turn) model.error = null;
+  const said = describeEvents(frame.view, frame.events);
+  if (said) model.lastEvents = said.charAt(0).toUpperCase() + said.slice(1) + ".";
+  return true;
+}
+
+function onFrame(frame) {
+  if (frame.type === "state") {
+    if (frame.version <= model.frame.version && frame.clock && !sameClock(frame.clock, model.frame.clock)) {
+      model.frame = { ...model.frame, clock: frame.clock }; // same game, newer timer
+    }
+    applyState(frame);
+  } else if (frame.type === "error" && frame.code !== "rate_limited") {
+    // Nothing was applied: keep the move being built so it can be corrected. (A rate-limited
+    // command was not read; the connection sends it again by itself.)
+    model.error = { code: frame.code, message: frame.message };
+  }
+  model.pending = connection ? connection.pending : null;
+  render();
+}
+
+function sameClock(a, b) {
+  return Boolean(a && b) && a.turn_started === b.turn_started && a.resume_at === b.resume_at && a.turn_seconds === b.turn_seconds;
+}
+
+function onStatus(status, detail) {
+  model.status = status;
+  model.statusDetail = typeof detail === "string" ? detail : "";
+  render();
+}
+
+// --- commands -------------------------------------------------------------------------------------
+
+function send(move) {
+  if (!connection || model.pending) return;
+  const command = { type: "move", id: newCommandId(), version: model.frame.version, move };
+  if (connection.sendCommand(command)) {
+    model.pending = command;
+    model.error = null;
+    render();
+  }
+}
+
+function selectionKeys() {
+  // New melds take the cards in hand order (sorted by suit and rank); arrows reorder them.
+  const order = Draft.pool(model.draft, model.frame.view, model.handOrder()).map((item) => item.key);
+  return order.filter((key) => model.selected.includes(key));
+}
+
+const actions = {
+  toggle(key) {
+    model.selected = model.selected.includes(key) ? model.selected.filter((k) => k !== key) : [...model.selected, key];
+    render();
+  },
+  unselect() {
+    model.selected = [];
+    focusFallback = "btn:none";
+    render();
+  },
+  toggleSort() {
+    model.sortMode = model.sortMode === "suit" ? "rank" : "suit";
+    localStorage.setItem("remi.sort", model.sortMode);
+    render();
+  },
+  draw() {
+    send({ kind: "draw" });
+  },
+  startTake(card) {
+    model.draft = Draft.startTake(model.draft, card);
+    model.selected = [card];
+    model.error = null;
+    focusFallback = `hand:${card}`;
+    render();
+  },
+  newMeld() {
+    const keys = selectionKeys();
+    if (!keys.length) return;
+    model.draft = Draft.addMeld(model.draft, keys);
+    model.selected = [];
+    focusFallback = "submit";
+    render();
+  },
+  useOpening() {
+    const opening = model.frame.view.you?.opening;
+    if (!opening) return;
+    model.draft = Draft.addMeldsFromText(model.draft, opening.melds);
+    model.selected = [];
+    focusFallback = "submit";
+    render();
+  },
+  layoff(meldId) {
+    const keys = selectionKeys();
+    if (!keys.length) return;
+    model.draft = Draft.addLayoff(model.draft, meldId, keys);
+    model.selected = [];
+    focusFallback = "submit";
+    render();
+  },
+  exchange(meldId) {
+    const keys = selectionKeys();
+    if (keys.length !== 1) return;
+    model.draft = Draft.addExchange(model.draft, meldId, keys[0]);
+    model.selected = [];
+    render();
+  },
+  shift(meldIndex, cardIndex, step) {
+    model.draft = Draft.shiftInMeld(model.draft, meldIndex, cardIndex, step);
+    focusFallback = `shift:${meldIndex}:${cardIndex + step}:${step}`;
+    render();
+  },
+  declare(key, face) {
+    model.draft = Draft.declare(model.draft, key, face);
+    render();
+  },
+  removeMeld(index) {
+    model.draft = Draft.removeMeld(model.draft, index);
+    render();
+  },
+  removeLayoff(index) {
+    model.draft = Draft.removeLayoff(model.draft, index);
+    render();
+  },
+  removeExchange(index) {
+    model.draft = Draft.removeExchange(model.draft, index);
+    render();
+  },
+  clear() {
+    model.draft = Draft.emptyDraft();
+    model.selected = [];
+    model.error = null;
+    render();
+  },
+  submit() {
+    const { draft } = model;
+    if (draft.take ? !draft.melds.length : !Draft.hasPlay(draft)) return;
+    send(Draft.toMove(draft));
+  },
+  discard() {
+    if (model.selected.length !== 1) return;
+    send({ kind: "discard", card: model.selected[0] });
+  },
+};
+
+// Arrow keys move between the cards of the hand (Enter or Space selects, as for any button).
+root.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (!(target instanceof HTMLElement) || !target.closest("#hand")) return;
+  if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+  const cards = [...root.querySelectorAll("#hand button")];
+  const at = cards.indexOf(target);
+  if (at < 0) return;
+  let next = at;
+  if (event.key === "ArrowLeft") next = Math.max(0, at - 1);
+  if (event.key === "ArrowRight") next = Math.min(cards.length - 1, at + 1);
+  if (event.key === "Home") next = 0;
+  if (event.key === "End") next = cards.length - 1;
+  cards[next].focus();
+  event.preventDefault();
+});
+
+// --- start ------------------------------------------------------------------------------------------
+
+let connection = null;
+if (model.status !== "anonymous") {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  connection = new MatchConnection(`${scheme}://${location.host}${root.dataset.wsPath}`, { onFrame, onStatus });
+}
+render();
+if (connection) connection.start();
+
+// For tests and debugging in the console: the model and the socket.
+window.remiTable = { model, connection, render };

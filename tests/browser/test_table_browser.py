@@ -1,0 +1,391 @@
+"""The match page as a playable table, in a real browser against a real daphne (issue 4).
+
+Two players at a two-seat Remik 51 match, each in their own browser context, and a spectator:
+a discard reaches the other page, a draw, a refused meld with its reason shown, a reload in the
+middle of the turn, the suggested opening laid down, a discard; the spectator sees no hand. A
+second test drops the socket after a move was applied and checks the page resends the command
+with the same id and gets the duplicate's ack. A third breaks the Remi discard row deep down:
+the cards that come along are shown, and the picked card goes into a meld in the same move.
+Screenshots at 390x844 and at desktop size go to tests/browser/artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import engine, services
+from games.engine.bots import choose_move
+from games.engine.legal import take_options
+from games.models import Match
+
+CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
+    )
+pytest.importorskip(
+    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
+
+NAMES = ("ala", "bartek")
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    cookie: str
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    match_id: int
+    mover: Seat  # the dealer: 14 cards, plays (discards) without drawing
+    other: Seat  # draws next, and can then open with the suggested melds
+    spectator: Seat
+    dealer_discard: str  # the card the dealer discards
+    opening: list[list[str]]  # the other player's suggested opening after the draw
+
+
+def _secret_for_the_test() -> tuple[bytes, str, list[list[str]]]:
+    """A match secret whose deal lets the second player open right after drawing.
+
+    The engine is deterministic given the secret: we replay the test's first moves (the dealer
+    discards its first card, the other player draws) until the suggested opening is ready.
+    """
+    rules = engine.variant("remik51")
+    for n in range(2000):
+        secret = f"browser table {n}".encode()
+        state = engine.new_game(rules, list(NAMES), secret)
+        dealer = state.turn
+        card = str(state.hands[dealer][0])
+        state = engine.apply_move(
+            state, dealer, engine.move_from_json({"kind": "discard", "card": card})
+        ).state
+        state = engine.apply_move(state, 1 - dealer, engine.move_from_json({"kind": "draw"})).state
+        opening = engine.view_for(state, 1 - dealer)["you"]["opening"]
+        if opening["ready"] and len(opening["melds"]) >= 2:
+            return secret, card, opening["melds"]
+    raise AssertionError("no suitable secret among the candidates")
+
+
+def _cookie(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+@pytest.fixture
+def table(transactional_db: None) -> TableSetup:
+    make = get_user_model().objects.create_user
+    users = [make(username=name, password=None) for name in (*NAMES, "celina")]
+    room = services.room_create(
+        owner=users[0], name="Browser table", variant="remik51", options={}, seats=2, turn_seconds=3600
+    )
+    for index, user in enumerate(users[:2]):
+        services.seat_take(room=room, user=user, index=index)
+    secret, card, opening = _secret_for_the_test()
+    with mock.patch.object(services.secrets, "token_bytes", return_value=secret):
+        match = services.match_start(room=room)
+    dealer = match.game_state().turn
+    seats = [Seat(NAMES[i], _cookie(users[i]), i) for i in range(2)]
+    return TableSetup(
+        match_id=match.pk,
+        mover=seats[dealer],
+        other=seats[1 - dealer],
+        spectator=Seat("celina", _cookie(users[2]), None),
+        dealer_discard=card,
+        opening=opening,
+    )
+
+
+def _open(browser: Any, server_url: str, match_id: int, seat: Seat, **context: Any) -> Any:
+    ctx = browser.new_context(**context)
+    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seat.cookie, "url": server_url}])
+    page = ctx.new_page()
+    page.goto(f"{server_url}/matches/{match_id}/")
+    _wait_live(page)
+    return page
+
+
+def _wait_live(page: Any) -> None:
+    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+
+
+def _version(page: Any) -> int:
+    return int(page.get_attribute("#table-app", "data-version"))
+
+
+def _wait_version(page: Any, version: int) -> None:
+    page.wait_for_selector(f'#table-app[data-version="{version}"][data-pending="false"]', timeout=15000)
+
+
+def _hand(page: Any) -> list[str]:
+    return sorted(page.eval_on_selector_all("#hand button.card", "els => els.map(e => e.dataset.card)"))
+
+
+def _click(page: Any, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).click()
+
+
+def test_two_players_play_through_the_page(
+    table: TableSetup, server_url: str, browser: Any, artifacts: Path
+) -> None:
+    mover = _open(browser, server_url, table.match_id, table.mover)
+    other = _open(browser, server_url, table.match_id, table.other)
+    watcher = _open(browser, server_url, table.match_id, table.spectator)
+    start = _version(mover)
+
+    # Every seat's name, card count and whose turn it is.
+    for page in (mover, other, watcher):
+        players = page.locator(".players .player")
+        assert players.count() == 2
+        assert page.locator(".player.to-move").inner_text().startswith(table.mover.name)
+    assert other.locator(".player", has_text=table.mover.name).inner_text().count("14 cards") == 1
+    assert "Your turn" in mover.inner_text("#turn-line")
+    assert "Your turn" not in other.inner_text("#turn-line")
+
+    # The dealer discards; the other page follows.
+    card = mover.locator(f'#hand button[data-card="{table.dealer_discard}"]')
+    assert card.get_attribute("aria-label")  # a spoken name such as "queen of hearts"
+    card.click()
+    assert card.get_attribute("aria-pressed") == "true"
+    _click(mover, "Discard selected")
+    _wait_version(other, start + 1)
+    assert other.locator(f'.discards [data-card="{table.dealer_discard}"]').count() == 1
+    assert other.inner_text("#turn-line") == "Your turn: draw a card"
+    assert "13 cards" in mover.locator(".player.me").inner_text()
+
+    # The other player draws from the stock.
+    _click(other, "Draw from stock")
+    _wait_version(other, start + 2)
+    assert len(_hand(other)) == 14
+    _wait_version(mover, start + 2)
+    assert "drew from the stock" in mover.inner_text("#tbl-events")
+
+    # An illegal action: a "meld" of two cards. The server refuses it with its reason; nothing changes.
+    before = _hand(other)
+    other.locator("#hand button.card").nth(0).click()
+    other.locator("#hand button.card").nth(1).click()
+    _click(other, "New meld from selected")
+    _click(other, "Lay down")
+    other.wait_for_selector("#move-error:has(code)", timeout=10000)
+    assert other.inner_text("#move-error code") == "too_few_cards"
+    assert "at least 3 cards" in other.inner_text("#move-error")
+    assert _version(other) == start + 2
+    _click(other, "Clear")
+    assert _hand(other) == before
+
+    # A reload in the middle of the turn comes back to the same state.
+    other.reload()
+    _wait_live(other)
+    assert _version(other) == start + 2
+    assert _hand(other) == before
+    assert other.get_by_role("button", name="Discard selected").count() == 1
+
+    # Lay down the suggested opening, then discard.
+    opening = other.locator("#opening")
+    assert "ready to open" in opening.inner_text()
+    _click(other, "Use suggested opening")
+    assert other.locator(".draft-meld").count() == len(table.opening)
+    _click(other, "Lay down")
+    _wait_version(other, start + 3)
+    laid = sum(len(meld) for meld in table.opening)
+    assert len(_hand(other)) == 14 - laid
+    for page in (mover, watcher):
+        _wait_version(page, start + 3)
+        assert page.locator(".table-melds .table-meld").count() == len(table.opening)
+        assert "opened" in page.locator(".player", has_text=table.other.name).inner_text()
+
+    other.screenshot(path=str(artifacts / "table-desktop-player.png"), full_page=True)
+    last = other.locator("#hand button.card").nth(0)
+    discarded = last.get_attribute("data-card")
+    last.click()
+    _click(other, "Discard selected")
+    _wait_version(mover, start + 4)
+    assert mover.inner_text("#turn-line") == "Your turn: draw a card"
+    assert mover.locator(f'.discards [data-card="{discarded}"]').count() == 1
+
+    # The spectator sees the table, and no hand and no controls.
+    _wait_version(watcher, start + 4)
+    assert watcher.locator("#hand").count() == 0
+    assert watcher.locator("#controls").count() == 0
+    assert "hand is shown" in watcher.inner_text(".spectator-note")
+    assert watcher.locator(".table-melds .table-meld").count() == len(table.opening)
+
+    # Phone and desktop screenshots of the player to move.
+    for name, size in (
+        ("phone-390x844", {"width": 390, "height": 844}),
+        ("desktop-1280x900", {"width": 1280, "height": 900}),
+    ):
+        page = _open(browser, server_url, table.match_id, table.mover, viewport=size)
+        no_sideways_scroll = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert no_sideways_scroll, f"the {name} page scrolls sideways"
+        page.screenshot(path=str(artifacts / f"table-{name}.png"), full_page=True)
+        page.context.close()
+
+
+def test_a_command_whose_answer_was_lost_is_resent_with_the_same_id(
+    table: TableSetup, server_url: str, browser: Any
+) -> None:
+    mover = _open(browser, server_url, table.match_id, table.mover)
+    start = _version(mover)
+    commands: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
+    dropped: list[bool] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "move":
+                commands.append(data)
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            answers.append(data)
+            if commands and not dropped and data.get("type") == "state" and data.get("events"):
+                # The move was applied, but its frame never reaches the page: the line drops.
+                dropped.append(True)
+                ws.close()
+                server.close()
+                return
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    other = _open_routed(browser, server_url, table.match_id, table.other, route)
+    # The dealer discards so that the other player can draw.
+    mover.locator(f'#hand button[data-card="{table.dealer_discard}"]').click()
+    _click(mover, "Discard selected")
+    _wait_version(other, start + 1)
+
+    _click(other, "Draw from stock")
+    other.wait_for_selector("#conn-status:has-text('Reconnecting')", timeout=10000)
+    _wait_version(other, start + 2)
+    _wait_live(other)
+
+    moves = [c for c in commands if c["move"] == {"kind": "draw"}]
+    assert len(moves) == 2, commands
+    assert moves[0]["id"] == moves[1]["id"]
+    assert moves[0]["version"] == moves[1]["version"] == start + 1
+    assert {"type": "ack", "id": moves[0]["id"], "version": start + 2, "duplicate": True} in answers
+    assert len(_hand(other)) == 14  # drawn once, not twice
+
+
+def _open_routed(
+    browser: Any, server_url: str, match_id: int, seat: Seat, route: Callable[[Any], None]
+) -> Any:
+    ctx = browser.new_context()
+    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seat.cookie, "url": server_url}])
+    page = ctx.new_page()
+    page.route_web_socket(re.compile(r".*/ws/match/\d+/$"), route)
+    page.goto(f"{server_url}/matches/{match_id}/")
+    _wait_live(page)
+    return page
+
+
+@dataclass(frozen=True)
+class RowTake:
+    match_id: int
+    player: Seat
+    card: str  # the discard to pick, below the top of the row
+    meld: list[str]  # the new meld that uses it, in an order the engine accepts
+    along: list[str]  # the cards above it, which come into the hand too
+
+
+@pytest.fixture
+def remi_row(transactional_db: None) -> RowTake:
+    """A Remi match played by the bot for both seats until a seat can break the row deep down.
+
+    Deterministic: the secret is fixed, and so are the bot's moves.
+    """
+    make = get_user_model().objects.create_user
+    users = [make(username=name, password=None) for name in NAMES]
+    room = services.room_create(
+        owner=users[0], name="Row", variant="remi", options={"max_players": 2}, seats=2, turn_seconds=3600
+    )
+    for index, user in enumerate(users):
+        services.seat_take(room=room, user=user, index=index)
+    with mock.patch.object(services.secrets, "token_bytes", return_value=b"browser remi row"):
+        match = services.match_start(room=room)
+    for _ in range(600):
+        match = Match.objects.get(pk=match.pk)
+        state = match.game_state()
+        assert not state.is_over
+        seat = state.turn
+        if state.phase == "draw" and state.opened[seat]:
+            for take in take_options(state, seat):
+                (meld,) = take.play.melds or ((),)
+                index = len(state.discard) - 1 - list(reversed(state.discard)).index(take.card)
+                depth = len(state.discard) - index
+                plain = not take.play.layoffs and not take.play.exchanges and len(take.play.melds) == 1
+                if depth > 1 and plain and not any(card.is_joker for card in meld):
+                    return RowTake(
+                        match_id=match.pk,
+                        player=Seat(NAMES[seat], _cookie(users[seat]), seat),
+                        card=str(take.card),
+                        meld=[str(card) for card in meld],
+                        along=[str(card) for card in state.discard[index + 1 :]],
+                    )
+        move = choose_move(engine.view_for(state, seat))
+        services.move_submit(match_id=match.pk, user=users[seat], move=move, expected_version=match.version)
+    raise AssertionError("no deep take came up")
+
+
+def test_a_remi_player_breaks_the_row_deep_down(remi_row: RowTake, server_url: str, browser: Any) -> None:
+    page = _open(browser, server_url, remi_row.match_id, remi_row.player)
+    start = _version(page)
+    hand_before = _hand(page)
+
+    page.locator(f'.discards button[data-card="{remi_row.card}"]').click()
+    # The picked card and every card above it are shown coming into the hand.
+    assert page.locator(".discards .card.picked").get_attribute("data-card") == remi_row.card
+    assert (
+        page.eval_on_selector_all(".discards .card.along", "els => els.map(e => e.dataset.card)")
+        == remi_row.along
+    )
+    assert "come along" in page.inner_text("#draft")
+    for card in remi_row.along:
+        assert page.locator(f'#hand button[data-card="{card}"]').count() == 1
+    # The picked card starts selected; add the rest of the meld from the hand.
+    for card in remi_row.meld:
+        if card != remi_row.card:
+            page.locator(f'#hand button[data-card="{card}"]').click()
+    assert page.locator('#hand button[aria-pressed="true"]').count() == len(remi_row.meld)
+    _click(page, "New meld from selected")
+    # Put the new meld in the engine's order (the hand sorts an ace after the king).
+    wanted = remi_row.meld
+    for position, card in enumerate(wanted):
+        current = page.eval_on_selector_all(
+            ".draft-meld .draft-card .card", "els => els.map(e => e.dataset.card)"
+        )
+        at = current.index(card)
+        while at > position:
+            page.locator(".draft-meld .shift button").nth(2 * at).click()
+            at -= 1
+    _click(page, "Take and lay down")
+    _wait_version(page, start + 1)
+
+    assert page.inner_text("#move-error") == ""
+    new_meld = page.locator(".table-melds .table-meld").last
+    assert new_meld.locator(".card").evaluate_all("els => els.map(e => e.dataset.card)") == wanted
+    assert len(_hand(page)) == len(hand_before) + len(remi_row.along) + 1 - len(wanted)
+    assert page.locator(f'.discards [data-card="{remi_row.card}"]').count() == 0
+    assert page.get_by_role("button", name="Discard selected").count() == 1
