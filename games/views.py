@@ -236,10 +236,63 @@ def _room_card(room: Room) -> dict[str, Any]:
         "room": room,
         "title": rules.title,
         "options": _options_summary(rules),
+        "table_rules": _table_rules(room, rules),
         "seats": seats,
         "free": sum(1 for seat in seats if seat["free"]),
         "latest_match_id": getattr(room, "latest_match_id", None),
     }
+
+
+def _table_rules(room: Room, rules: engine.Rules) -> dict[str, Any]:
+    """The rules of this table in plain words, shown before anyone sits down.
+
+    The variant's summary and each option's sentence come from the engine (``Rules.summary``,
+    ``option_specs()``), each with the value this room chose.
+    """
+    options = []
+    for spec in type(rules).option_specs():
+        if spec["name"] == "max_players":
+            continue  # the seat count is shown on its own
+        value = rules.options.get(spec["name"])
+        options.append(
+            {
+                "name": spec["name"].replace("_", " "),
+                "help": spec["help"],
+                "value": _option_value(value),
+                "default": _option_value(spec["default"]),
+                "changed": value != spec["default"],
+            }
+        )
+    return {
+        "summary": rules.summary,
+        "options": options,
+        "seats": room.seat_count,
+        "turn_seconds": room.turn_seconds,
+        "end": _end_condition(rules),
+        "ranked": room.ranked,
+    }
+
+
+def _option_value(value: Any) -> str:
+    return "none" if value is None else ("yes" if value is True else "no" if value is False else str(value))
+
+
+def _end_condition(rules: engine.Rules) -> str:
+    """When the match ends and who wins, from the options that decide it (Remik's penalty limit,
+    Remi's rounds or target)."""
+    options = rules.options
+    winner = "the lowest total wins" if rules.lower_wins else "the highest total wins"
+    if options.get("penalty_limit") is not None:
+        limit = options["penalty_limit"]
+        return f"The match ends when a player's total goes over {limit} penalty points; {winner}."
+    if options.get("rounds") is not None:
+        rounds = int(options["rounds"])
+        return f"The match ends after {rounds} round{'s' if rounds != 1 else ''}; {winner}."
+    if options.get("target") is not None:
+        return f"The match ends when a player's total reaches {options['target']} points; {winner}."
+    if "rounds" in options or "target" in options:
+        return f"No round limit or target: the match goes on until the table is closed; {winner}."
+    return f"The match ends as the rules above say; {winner}."
 
 
 def _options_summary(rules: engine.Rules) -> str:

@@ -45,7 +45,7 @@ def test_the_lobby_lists_open_public_rooms_with_their_seats(ala: Any, bob: Any) 
     assertContains(response, "Evening remi")
     assertContains(response, "Remi")  # the variant's title
     assertContains(response, "opening 45")  # the options summary
-    assertContains(response, "45 s per turn")
+    assertContains(response, "<strong>45 seconds</strong> per turn", html=False)
     assertContains(response, "Ranked")
     assertContains(response, "Bot (hard)")
     assertContains(response, "ala")
