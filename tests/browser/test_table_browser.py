@@ -6,6 +6,8 @@ middle of the turn, the suggested opening laid down, a discard; the spectator se
 second test drops the socket after a move was applied and checks the page resends the command
 with the same id and gets the duplicate's ack. A third breaks the Remi discard row deep down:
 the cards that come along are shown, and the picked card goes into a meld in the same move.
+Others exchange a joker (Remik 51: the freed joker into a new meld in the same move; Remi: a
+buy-back), show the end of a match, and the pause between rounds with its countdown.
 Screenshots at 390x844 and at desktop size go to tests/browser/artifacts/.
 """
 
@@ -26,7 +28,7 @@ from django.test import Client
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.engine.legal import take_options
+from games.engine.legal import play_options, take_options
 from games.models import Match
 
 CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
@@ -389,3 +391,198 @@ def test_a_remi_player_breaks_the_row_deep_down(remi_row: RowTake, server_url: s
     assert len(_hand(page)) == len(hand_before) + len(remi_row.along) + 1 - len(wanted)
     assert page.locator(f'.discards [data-card="{remi_row.card}"]').count() == 0
     assert page.get_by_role("button", name="Discard selected").count() == 1
+
+
+def _play_with_bots_until(match: Match, users: list[Any], done: Callable[[Any], bool]) -> Match:
+    """Play the bot's moves for both (human) seats through the service until ``done(state)``."""
+    for _ in range(3000):
+        match = Match.objects.get(pk=match.pk)
+        state = match.game_state()
+        if done(state):
+            return match
+        move = choose_move(engine.view_for(state, state.turn))
+        services.move_submit(
+            match_id=match.pk, user=users[state.turn], move=move, expected_version=match.version
+        )
+    raise AssertionError("the match did not get there")
+
+
+def _remi_match(options: dict[str, Any], secret: bytes) -> tuple[Match, list[Any]]:
+    make = get_user_model().objects.create_user
+    users = [make(username=name, password=None) for name in NAMES]
+    room = services.room_create(
+        owner=users[0], name="Remi", variant="remi", options=options, seats=2, turn_seconds=3600
+    )
+    for index, user in enumerate(users):
+        services.seat_take(room=room, user=user, index=index)
+    with mock.patch.object(services.secrets, "token_bytes", return_value=secret):
+        match = services.match_start(room=room)
+    return match, users
+
+
+@pytest.fixture
+def finished(transactional_db: None) -> tuple[int, Seat, list[str]]:
+    """A one-round Remi match played to its end."""
+    match, users = _remi_match({"max_players": 2, "rounds": 1}, b"browser remi finished")
+    match = _play_with_bots_until(match, users, lambda state: state.is_over)
+    winners = [NAMES[seat] for seat in match.game_state().winners]
+    return match.pk, Seat(NAMES[0], _cookie(users[0]), 0), winners
+
+
+def test_the_end_of_the_match_shows_the_winners_and_the_scores(
+    finished: tuple[int, Seat, list[str]], server_url: str, browser: Any
+) -> None:
+    match_id, seat, winners = finished
+    page = _open(browser, server_url, match_id, seat)
+
+    banner = page.inner_text("#tbl-banner")
+    assert "Match over" in banner
+    for name in winners:
+        assert name in banner
+    assert page.inner_text("#turn-line") == "The match is over"
+    assert page.locator(".scores-table tbody tr").count() == 2  # round 1 and the totals
+    assert page.locator("#controls button").count() == 0
+
+
+@pytest.fixture
+def paused(transactional_db: None, settings: Any) -> tuple[int, Seat]:
+    """A Remi match just after its first round ended, with a long pause before the next one."""
+    settings.ROUND_PAUSE_SECONDS = 120
+    match, users = _remi_match({"max_players": 2, "rounds": 3}, b"browser remi pause")
+    match = _play_with_bots_until(match, users, lambda state: state.round_no == 2)
+    from games import selectors
+
+    if "clock" not in selectors.match_frame_for(match_id=match.pk, user=users[0]):
+        pytest.skip("state frames carry no clock yet")
+    seat = match.game_state().turn
+    return match.pk, Seat(NAMES[seat], _cookie(users[seat]), seat)
+
+
+def test_the_pause_between_rounds_counts_down_with_the_round_lines(
+    paused: tuple[int, Seat], server_url: str, browser: Any, artifacts: Path
+) -> None:
+    match_id, seat = paused
+    page = _open(browser, server_url, match_id, seat)
+
+    banner = page.inner_text("#tbl-banner")
+    assert "Round 1 is over" in banner
+    assert re.search(r"Next round in [01]:\d\d", banner)
+    for name in NAMES:
+        assert f"{name}:" in banner  # each seat's line for the round
+    assert page.inner_text("#turn-line") == "Pause between rounds"
+    assert page.inner_text("#turn-timer") == ""
+    assert page.get_by_role("button", name="Draw from stock").count() == 0
+    assert page.locator(".scores-table tbody tr").count() == 2
+    page.screenshot(path=str(artifacts / "table-pause.png"))
+
+
+@dataclass(frozen=True)
+class JokerSwap:
+    match_id: int
+    player: Seat
+    move: dict[str, Any]  # a play with an exchange, as the engine's search found it
+    hand: list[str]
+
+
+@pytest.fixture(params=["remik51", "remi"])
+def joker_swap(request: pytest.FixtureRequest, transactional_db: None) -> JokerSwap:
+    """A match played by the bot for both seats until the seat to move can exchange a joker."""
+    variant = request.param
+    make = get_user_model().objects.create_user
+    users = [make(username=name, password=None) for name in NAMES]
+    options = {"max_players": 2} if variant == "remi" else {}
+    room = services.room_create(
+        owner=users[0], name="Joker", variant=variant, options=options, seats=2, turn_seconds=3600
+    )
+    for index, user in enumerate(users):
+        services.seat_take(room=room, user=user, index=index)
+    with mock.patch.object(services.secrets, "token_bytes", return_value=b"x0"):
+        match = services.match_start(room=room)
+    found: list[Any] = []
+
+    def can_swap(state: Any) -> bool:
+        if state.phase != "play" or not state.opened[state.turn]:
+            return False
+        found[:] = [p for p in play_options(state, state.turn) if p.exchanges and not p.layoffs]
+        return bool(found)
+
+    match = _play_with_bots_until(match, users, can_swap)
+    state = match.game_state()
+    seat = state.turn
+    return JokerSwap(
+        match_id=match.pk,
+        player=Seat(NAMES[seat], _cookie(users[seat]), seat),
+        move=engine.move_to_json(found[0]),
+        hand=[str(card) for card in state.hands[seat]],
+    )
+
+
+def test_a_joker_is_exchanged_through_the_page(joker_swap: JokerSwap, server_url: str, browser: Any) -> None:
+    page = _open(browser, server_url, joker_swap.match_id, joker_swap.player)
+    start = _version(page)
+    move = joker_swap.move
+    (exchange,) = move["exchanges"]
+
+    page.locator(f'#hand button[data-card="{exchange["card"]}"]').click()
+    page.locator(f'[data-key="exchange:{exchange["meld"]}"]').click()
+    assert page.locator(".draft-exchange").count() == 1
+    # The joker freed by the exchange can be used in this move; it waits in the hand meanwhile.
+    assert page.locator('#hand button[data-card="JK"]').count() == 1
+    for meld in move.get("melds", []):
+        for text in meld:
+            card = text.split("(")[0]
+            freed = card.startswith("JK") and card not in joker_swap.hand
+            page.locator(f'#hand button[data-card="{"JK" if freed else card}"]').click()
+        _click(page, "New meld from selected")
+        for position, text in enumerate(meld):
+            card = text.split("(")[0]
+            shown = page.locator(".draft-meld").last.locator(".draft-card .card")
+            current = [c.split("(")[0] for c in shown.evaluate_all("els => els.map(e => e.dataset.card)")]
+            at = current.index(card) if card in current else current.index("JK")
+            while at > position:
+                page.locator(".draft-meld").last.locator(".shift button").nth(2 * at).click()
+                at -= 1
+            if "(" in text:  # the declared card of a joker
+                select = (
+                    page.locator(".draft-meld")
+                    .last.locator("select")
+                    .nth(sum(t.startswith("JK") for t in meld[:position]))
+                )
+                select.select_option(text.split("(")[1].rstrip(")"))
+    _click(page, "Lay down")
+    _wait_version(page, start + 1)
+
+    assert page.inner_text("#move-error") == ""
+    swapped = page.locator(f'.table-meld[data-meld="{exchange["meld"]}"] .card')
+    assert exchange["card"] in swapped.evaluate_all("els => els.map(e => e.dataset.card)")
+    laid = sum(len(meld) for meld in move.get("melds", []))
+    # Out: the card put in the joker's place and the cards melded; in: the joker.
+    assert len(_hand(page)) == len(joker_swap.hand) - 1 - laid + 1
+
+
+def _tab_to(page: Any, selector: str, limit: int = 60) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"document.activeElement.matches({json.dumps(selector)})"):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_turn_can_be_played_with_the_keyboard(table: TableSetup, server_url: str, browser: Any) -> None:
+    page = _open(browser, server_url, table.match_id, table.mover)
+    start = _version(page)
+
+    _tab_to(page, "#hand button.card")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("", "none"), "keyboard focus is visible"
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    card = page.evaluate("document.activeElement.dataset.card")
+    page.keyboard.press("Space")
+    assert page.get_attribute(f'#hand button[data-card="{card}"]', "aria-pressed") == "true"
+    _tab_to(page, '[data-key="discard"]')
+    page.keyboard.press("Enter")
+    _wait_version(page, start + 1)
+
+    assert page.locator(f'.discards [data-card="{card}"]').count() == 1
+    assert card not in _hand(page)
