@@ -12,10 +12,11 @@ from typing import Any
 
 from . import errors
 from .cards import Card
+from .melds import position_rank, set_recovery_cards
 from .moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
 from .search import arrangement_value, best_arrangement, find_opening, melds_with
 from .state import GameState
-from .turn import apply_move
+from .turn import apply_move, may_build
 
 
 def _accepted(state: GameState, seat: int, move: Move) -> bool:
@@ -45,7 +46,7 @@ def take_options(state: GameState, seat: int) -> list[TakeDiscard]:
     if rules.first_turn_locked and state.turns_started[seat] <= 1:
         return []
     depths = [1]
-    if rules.discard_take == "row" and state.opened[seat]:
+    if rules.discard_take == "row" and may_build(state, seat):
         limit = getattr(rules, "row_depth", None) or len(state.discard)
         depths = list(range(1, min(limit, len(state.discard)) + 1))
     hand = list(state.hands[seat])
@@ -55,9 +56,14 @@ def take_options(state: GameState, seat: int) -> list[TakeDiscard]:
         picked = state.discard[index]
         pool = hand + list(state.discard[index:])
         candidates: list[Play] = []
-        if state.opened[seat]:
-            for meld in melds_with(rules, pool, picked):
+        if may_build(state, seat):
+            # R500-9: a deep-taken card is melded only with cards from the hand.
+            holders = [*hand, picked] if rules.deep_take_from_hand else pool
+            for meld in melds_with(rules, holders, picked):
                 candidates.append(Play(melds=(meld.cards,)))
+            if rules.taken_card_layoff:  # R500-Q5, R40-Q5: or laid off onto a table meld
+                for table_meld in state.melds:
+                    candidates.append(Play(layoffs=(LayOff(table_meld.id, (picked,)),)))
         else:
             must_go_out = rules.take_before_opening_must_go_out
             opening = find_opening(rules, pool, include=picked, keep=1, cover=must_go_out)
@@ -78,7 +84,7 @@ def play_options(state: GameState, seat: int) -> list[Play]:
         return []
     hand = list(state.hands[seat])
     out: list[Play] = []
-    if not state.opened[seat]:
+    if not may_build(state, seat):
         opening = find_opening(rules, hand, keep=1)
         if opening is not None:
             out.append(Play(melds=tuple(m.cards for m in opening)))
@@ -94,20 +100,42 @@ def play_options(state: GameState, seat: int) -> list[Play]:
         for slot, rep in zip(meld.cards, meld.represented, strict=True):
             if not slot.is_joker:
                 continue
-            natural = next(
-                (c for c in hand if not c.is_joker and _can_replace(state, table_meld.meld, rep, c)),
-                None,
-            )
-            if natural is None:
-                continue
-            exchange = Exchange(table_meld.id, natural)
-            if rules.joker_exchange == "buyback":
-                out.append(Play(exchanges=(exchange,)))
+            if meld.kind == "set" and rules.set_joker_exchange == "all_missing":
+                naturals = set_recovery_cards(meld, hand)  # R40-22: both missing cards
             else:
-                rest = [c for c in hand if c != natural] + [slot.bare()]
+                natural = next(
+                    (c for c in hand if not c.is_joker and _can_replace(state, table_meld.meld, rep, c)),
+                    None,
+                )
+                naturals = [natural] if natural is not None else []
+            if not naturals:
+                continue
+            exchanges = tuple(Exchange(table_meld.id, natural) for natural in naturals)
+            if rules.joker_exchange == "buyback":
+                out.append(Play(exchanges=exchanges))
+            else:
+                rest = [c for c in hand if c not in naturals] + [slot.bare()]
                 for holder in melds_with(rules, rest, slot.bare()):
-                    out.append(Play(exchanges=(exchange,), melds=(holder.cards,)))
+                    out.append(Play(exchanges=exchanges, melds=(holder.cards,)))
+                if rules.exchanged_joker_layoff:  # R40-21: or laid off onto a table meld
+                    for other in state.melds:
+                        for spot in _joker_spots(other.meld):
+                            joker = slot.bare().declared(spot)
+                            out.append(Play(exchanges=exchanges, layoffs=(LayOff(other.id, (joker,)),)))
     return [p for p in _dedupe(list(out)) if _accepted(state, seat, p)]  # type: ignore[misc]
+
+
+def _joker_spots(meld: Any) -> list[Card]:
+    """The cards a joker laid off onto ``meld`` could stand for (the run's ends, a set's free suits)."""
+    if meld.kind == "run":
+        spots = []
+        if meld.start > 1:
+            spots.append(Card(position_rank(meld.start - 1), meld.suit))
+        if meld.end < 14:
+            spots.append(Card(position_rank(meld.end + 1), meld.suit))
+        return spots
+    taken = {rep.suit for rep in meld.represented}
+    return [Card(meld.rank, suit) for suit in "SHDC" if suit not in taken][:1]
 
 
 def _can_replace(state: GameState, meld: Any, rep: Card, card: Card) -> bool:
@@ -178,7 +206,7 @@ def seat_options(state: GameState, seat: int) -> dict[str, Any]:
             kinds.append("play")
     reachable: list[str] = []
     if my_turn and state.phase == "draw" and state.discard and not locked:
-        if rules.discard_take == "row" and state.opened[seat]:
+        if rules.discard_take == "row" and may_build(state, seat):
             limit = getattr(rules, "row_depth", None) or len(state.discard)
             reachable = [str(c) for c in state.discard[-limit:]]
         else:
@@ -190,6 +218,6 @@ def seat_options(state: GameState, seat: int) -> dict[str, Any]:
         "takeable": reachable,
         "first_turn": state.turns_started[seat] <= 1,
         "opened": state.opened[seat],
-        "opening": None if state.opened[seat] else opening_progress(state, seat),
+        "opening": None if may_build(state, seat) else opening_progress(state, seat),
         "stock_empty": not state.stock,
     }

@@ -30,6 +30,8 @@ class MeldPolicy:
     #: ``set_joker_limit[size]`` is the most jokers a set of that size may hold; ``None``: no limit.
     set_joker_limit: tuple[tuple[int, int], ...] | None = None
     run_min: int = 3
+    #: The most jokers a run may hold; ``None``: no limit (R40-Q7 sets one).
+    run_joker_limit: int | None = None
     adjacent_jokers: bool = True
     ace_low: bool = True
     ace_high: bool = True
@@ -284,6 +286,13 @@ def _read_run(cards: Sequence[Card], policy: MeldPolicy, text: str) -> Meld:
                         f"not {wanted.face}",
                         rule=policy.rule_joker or None,
                     )
+        jokers = sum(card.is_joker for card in cards)
+        if policy.run_joker_limit is not None and jokers > policy.run_joker_limit:
+            raise errors.TooManyJokersError(
+                text,
+                f"a run may hold at most {policy.run_joker_limit} joker(s)",
+                rule=policy.rule_joker or None,
+            )
         if not policy.adjacent_jokers and any(
             a.is_joker and b.is_joker for a, b in itertools.pairwise(cards)
         ):
@@ -384,6 +393,19 @@ def settle_set(cards: tuple[Card, ...], rank: str) -> Meld:
     return Meld("set", tuple(out), rank=rank)
 
 
+def set_recovery_cards(meld: Meld, hand: Sequence[Card]) -> list[Card]:
+    """Two cards of ``hand`` that take a three-card set's joker back: its two missing suits
+    (Remik 40, R40-22); none if the hand lacks them or the set has four cards (R40-23)."""
+    if meld.kind != "set" or len(meld.cards) != 3 or not meld.jokers:
+        return []
+    present = {c.suit for c in meld.cards if not c.is_joker}
+    found: dict[str, Card] = {}
+    for card in hand:
+        if not card.is_joker and card.rank == meld.rank and card.suit not in present:
+            found.setdefault(card.suit, card)
+    return list(found.values()) if len(found) == 2 else []
+
+
 def joker_free_suits(meld: Meld) -> list[str]:
     """Suits missing from a set (what its jokers may stand for)."""
     present = {c.suit for c in meld.cards if not c.is_joker}
@@ -400,6 +422,7 @@ __all__ = [
     "meld_readings",
     "position_rank",
     "read_meld",
+    "set_recovery_cards",
     "settle_set",
     "value_reading",
 ]

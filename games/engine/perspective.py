@@ -65,6 +65,8 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     if over:
         # The last round is over too: its seed may be revealed.
         view["revealed_seed"] = deal_seed(state.secret, state.round_no).hex()
+    # What only this variant has (Rummy 500's running tally, Remik 40's prize pool): public facts.
+    view.update(rules.view_extra(state, seat))
     if rules.flow is not None:
         view.update(rules.flow.view_extra(state, seat))
     if seat is not None:

@@ -25,6 +25,7 @@ from .melds import Meld, MeldPolicy, value_reading
 
 if TYPE_CHECKING:
     from .scoring import RoundFacts, ScoreLine
+    from .state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +128,27 @@ class Rules:
     stock_out: ClassVar[Literal["reshuffle", "end"]] = "reshuffle"
     #: A turn cycle of the variant's own (``games.engine.flow.Flow``); None: the shared cycle.
     flow: ClassVar[Any] = None
+    #: False: there is no opening; every seat may lay off and take deep from the start (R500-19).
+    opening_required: ClassVar[bool] = True
+    #: The first player is dealt no extra card and starts by drawing (R500-6, R40-Q13).
+    first_player_draws: ClassVar[bool] = False
+    #: After the deal the next stock card is turned up to start the discard pile (R500-6).
+    up_card: ClassVar[bool] = False
+    #: A card taken from the discard pile may be laid off instead of going into a new meld
+    #: (R500-Q5, R40-Q5).
+    taken_card_layoff: ClassVar[bool] = False
+    #: The meld holding a card taken from below the top uses only cards held before the take (R500-9).
+    deep_take_from_hand: ClassVar[bool] = False
+    #: A play may empty the hand and end the round without a discard (R500-Q4).
+    go_out_by_melding: ClassVar[bool] = False
+    #: An exchanged joker may be laid off onto a table meld instead of a new meld (R40-21).
+    exchanged_joker_layoff: ClassVar[bool] = False
+    #: Which cards free a set's joker: "suit" (its declared card, or any missing suit where set
+    #: declarations do not bind); "all_missing": a three-card set's joker only for both missing
+    #: cards, a four-card set's never (R40-22/23).
+    set_joker_exchange: ClassVar[Literal["suit", "all_missing"]] = "suit"
+    #: Rule ids the shared cycle cites in its messages, where they differ from Remik 51's / Remi's.
+    rule_ids: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, **options: Any) -> None:
         specs = {option.name: option for option in self.OPTIONS}
@@ -187,6 +209,10 @@ class Rules:
     def pack(self) -> tuple[Card, ...]:
         return build_pack(self.decks, self.jokers)
 
+    def pack_for(self, players: int) -> tuple[Card, ...]:
+        """The pack a table of ``players`` plays with (Rummy 500's deck count depends on it)."""
+        return self.pack()
+
     def hand_sizes(self, players: int, first: int) -> tuple[int, ...]:
         """How many cards each seat is dealt when ``first`` plays first."""
         raise NotImplementedError
@@ -208,6 +234,10 @@ class Rules:
 
     def match_over(self, totals: Sequence[int], rounds_played: int) -> bool:
         raise NotImplementedError
+
+    def view_extra(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        """What the variant adds to every view (public facts only): nothing by default."""
+        return {}
 
     def describe(self) -> str:
         """The rule set in words, for the room-creation form."""

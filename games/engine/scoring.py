@@ -50,10 +50,14 @@ class ScoreLine:
     atu_bonus: int = 0
     multiplier: int = 1
     notes: tuple[str, ...] = field(default=())
+    #: Site chips paid to the seat from the prize pool (Remik 40, R40-29); None where there is none.
+    chips: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["notes"] = list(self.notes)
+        if self.chips is None:
+            del data["chips"]
         return data
 
     @classmethod

@@ -73,6 +73,8 @@ class _Searcher:
         self.low = 1 if policy.ace_low else 2
         self.high = 14 if policy.ace_high else 13
         self.total_jokers = jokers
+        #: The most jokers one run may hold (R40-Q7); a large number where there is no limit.
+        self.run_jokers = policy.run_joker_limit if policy.run_joker_limit is not None else 99
         self.suit_mask = (1 << (13 * _BITS)) - 1
         # The most a card can count on the table (an ace high, in a set), for the bound.
         self.card_max = [
@@ -231,7 +233,7 @@ class _Searcher:
                 )
                 left_options.append(item)
                 frontier.append(item)
-            if uj < jokers and (adjacent_ok or slots[0] is not None):
+            if uj < jokers and uj < self.run_jokers and (adjacent_ok or slots[0] is not None):
                 item = (p, (None, *slots), uj + 1, uc, pts + run_value[p], uv + jv)
                 left_options.append(item)
                 frontier.append(item)
@@ -262,7 +264,7 @@ class _Searcher:
                         uv + hand_value[nat],
                     )
                 )
-            if uj < jokers and (adjacent_ok or slots[-1] is not None):
+            if uj < jokers and uj < self.run_jokers and (adjacent_ok or slots[-1] is not None):
                 stack.append((start, (*slots, None), uj + 1, uc, pts + run_value[end], uv + jv))
 
 

@@ -67,7 +67,7 @@ def position(
     base = new_game(
         rules, list(names) if names else players, seed, first=first if first is not None else turn
     )
-    alloc = _Allocator(rules.pack())
+    alloc = _Allocator(rules.pack_for(players))
     table: list[TableMeld] = []
     for meld_id, (owner, cards) in enumerate(melds, start=1):
         physical = [alloc.claim(c) for c in _as_cards(cards)]

@@ -95,13 +95,14 @@ _DRAW_ORDER = "23456789TJQKA"
 def choose_first(rules: Rules, players: int, secret: bytes) -> int:
     """Who deals (plays first) in round 1, from round 0's seed.
 
-    Remik (R51-8, R51-Q3): each player draws a card, the highest deals (joker > A > K > ... > 2,
-    suits do not rank); only the tied players draw again. Remi (RMI-Q1): uniformly at random.
+    Remik 51 (R51-8, R51-Q3): each player draws a card, the highest deals (joker > A > K > ... > 2,
+    suits do not rank); only the tied players draw again. Remi (RMI-Q1), Rummy 500 (R500-4) and
+    Remik 40 (R40-Q13): uniformly at random (for the last two: the player left of the dealer).
     """
     if rules.flow is not None:
         return int(rules.flow.choose_first(rules, players, secret))
     seed = deal_seed(secret, 0)
-    if rules.name != "remik51" and rules.name != "remik40":
+    if rules.name != "remik51":
         order = shuffle(range(players), seed)
         return int(order[0])
     pack = iter(shuffle(rules.pack(), seed))
@@ -126,7 +127,7 @@ def deal_cards(
     One card at a time clockwise, starting left of ``first``; ``first`` gets the extra card last
     (R51-10, R51-Q15; RMI-13). Then the atu is turned (Remi), and the rest is the stock.
     """
-    pack = list(shuffle(rules.pack(), seed))
+    pack = list(shuffle(rules.pack_for(players), seed))
     sizes = rules.hand_sizes(players, first)
     hands: list[list[Card]] = [[] for _ in range(players)]
     order = [(first + 1 + i) % players for i in range(players)]
@@ -151,7 +152,12 @@ def _deal_round(state: GameState, round_no: int, first: int) -> GameState:
         pair_seats = tuple(
             seat for seat, hand in enumerate(hands) for card in hand if card.same_face(atu) and card != atu
         )
-    # The first player already holds the card they would draw (R51-13, RMI-18).
+    discard: tuple[Card, ...] = ()
+    if state.rules.up_card and stock:
+        # R500-6: the top card of the stock is turned up as the first card of the discard pile.
+        discard, stock = stock[:1], stock[1:]
+    # The first player already holds the card they would draw (R51-13, RMI-18), or draws it
+    # (R500-6, R40-Q13).
     turns = tuple(1 if seat == first else 0 for seat in range(state.players))
     return replace(
         state,
@@ -159,11 +165,11 @@ def _deal_round(state: GameState, round_no: int, first: int) -> GameState:
         first=first,
         hands=hands,
         stock=stock,
-        discard=(),
+        discard=discard,
         melds=(),
         opened=(False,) * state.players,
         turn=first,
-        phase="play",
+        phase="draw" if state.rules.first_player_draws else "play",
         turns_started=turns,
         opened_at_turn_start=False,
         turn_joker_laid=False,
@@ -190,7 +196,9 @@ def apply_move(state: GameState, seat: int, move: Move) -> Transition:
             f"it is seat {state.turn}'s turn, not seat {seat}'s", seat=seat, turn=state.turn
         )
     if state.rules.flow is not None:
-        transition = state.rules.flow.apply_move(state, seat, move)
+        transition: Transition = state.rules.flow.apply_move(state, seat, move)
+        if transition.state.moves_played == state.moves_played + 1:
+            return transition  # the flow counted the move itself (saves copying the state again)
         return Transition(replace(transition.state, moves_played=state.moves_played + 1), transition.events)
     match move:
         case DrawStock():
@@ -208,6 +216,17 @@ def apply_move(state: GameState, seat: int, move: Move) -> Transition:
         case _:
             raise errors.MalformedMoveError(f"not a move: {move!r}")
     return Transition(replace(transition.state, moves_played=state.moves_played + 1), transition.events)
+
+
+def _rule(rules: Rules, key: str, default: str) -> str:
+    """The variant's rule id for ``key`` (its ``rule_ids``), else ``default`` (Remik 51's / Remi's)."""
+    return rules.rule_ids.get(key, default)
+
+
+def may_build(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` may lay off, exchange jokers and take deep: it has opened, or the variant
+    has no opening (R500-19)."""
+    return state.opened[seat] or not state.rules.opening_required
 
 
 def _require_phase(state: GameState, phase: str, what: str) -> None:
@@ -230,7 +249,9 @@ def _draw(state: GameState, seat: int) -> Transition:
         seed = sub_seed(deal_seed(state.secret, state.round_no), f"reshuffle:{state.reshuffles + 1}")
         stock = shuffle(state.discard[:-1], seed)
         state = replace(state, stock=stock, discard=state.discard[-1:], reshuffles=state.reshuffles + 1)
-        events.append(public("stock_rebuilt", stock_size=len(stock), rule="R51-38"))
+        events.append(
+            public("stock_rebuilt", stock_size=len(stock), rule=_rule(state.rules, "reshuffle", "R51-38"))
+        )
     card, stock = state.stock[0], state.stock[1:]
     hands = _with_hand(state, seat, (*state.hands[seat], card))
     events.append(public("drew", seat=seat, source="stock"))
@@ -264,9 +285,9 @@ def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
     if depth > 1:
         if rules.discard_take == "top":
             raise errors.CannotTakeDiscardError(
-                "only the top card of the discard pile may be taken", rule="R51-35"
+                "only the top card of the discard pile may be taken", rule=_rule(rules, "take_top", "R51-35")
             )
-        if not state.opened[seat]:
+        if not may_build(state, seat):
             raise errors.CannotTakeDiscardError(
                 "only a player who has opened may take from deeper in the row", rule="RMI-31"
             )
@@ -278,13 +299,13 @@ def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
     if move.play.is_empty:
         raise errors.TakenCardNotMeldedError(
             "the card taken from the discard pile must go into a new meld laid in the same move",
-            rule="R51-36" if rules.discard_take == "top" else "RMI-30",
+            rule=_rule(rules, "take_meld", "R51-36" if rules.discard_take == "top" else "RMI-30"),
         )
     picked = state.discard[index]
     taken = state.discard[index:]
     hand = (*state.hands[seat], *taken)
     interim = replace(state, hands=_with_hand(state, seat, hand), discard=state.discard[:index], phase="play")
-    result = _play(interim, seat, move.play, picked=picked)
+    result = _play(interim, seat, move.play, picked=picked, came_along=taken[1:])
     if (
         rules.take_before_opening_must_go_out
         and not state.opened[seat]
@@ -306,7 +327,7 @@ def _play_move(state: GameState, seat: int, play: Play) -> Transition:
     _require_phase(state, "play", "lay down")
     if play.is_empty:
         raise errors.MalformedMoveError("a play lays down, lays off or exchanges something")
-    return _play(state, seat, play, picked=None)
+    return _play(state, seat, play, picked=None, came_along=())
 
 
 class _Pool:
@@ -339,27 +360,36 @@ def _resolve(pool: _Pool, cards: Sequence[Card], *, what: str) -> list[Card]:
     return [card for card in out if card is not None]
 
 
-def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Transition:
-    """Exchanges, new melds and lay-offs, all checked together (atomic)."""
+def _play(
+    state: GameState, seat: int, play: Play, *, picked: Card | None, came_along: tuple[Card, ...]
+) -> Transition:
+    """Exchanges, new melds and lay-offs, all checked together (atomic).
+
+    ``picked``: the card just taken from the discard pile (it must reach the table in this move);
+    ``came_along``: the cards above it that came with it.
+    """
     rules = state.rules
     if rules.first_turn_locked and state.turns_started[seat] <= 1:
         raise errors.FirstTurnError("nothing of yours may reach the table in your first turn", rule="RMI-19")
-    if not state.opened[seat] and (play.layoffs or play.exchanges) and not play.melds:
+    not_opened_rule = _rule(rules, "not_opened", "R51-41" if rules.joker_exchange == "remik" else "RMI-27")
+    if not may_build(state, seat) and (play.layoffs or play.exchanges) and not play.melds:
         raise errors.NotOpenedError(
-            "lay down your opening before adding to melds or exchanging jokers",
-            rule="R51-41" if rules.joker_exchange == "remik" else "RMI-27",
+            "lay down your opening before adding to melds or exchanging jokers", rule=not_opened_rule
         )
     hand = list(state.hands[seat])
     atu_free = state.atu if (state.atu is not None and state.atu_taken_by is None) else None
     pool = _Pool([*hand, *([atu_free] if atu_free else [])])
     melds = {m.id: m for m in state.melds}
-    opened_before = state.opened[seat]
+    opened_before = may_build(state, seat)
     events: list[Event] = []
     consumed = list(state.consumed)
 
     # 1. Joker exchanges / buy-backs (R51-27; RMI-40). Checked for "opened" once the melds are known.
     freed_jokers: list[Card] = []
-    for exchange in play.exchanges:
+    grouped: set[int] = set()
+    for number, exchange in enumerate(play.exchanges):
+        if number in grouped:
+            continue
         if exchange.card.is_joker:
             raise errors.JokerExchangeError("a joker is exchanged for the natural card it stands for")
         table_meld = melds.get(exchange.meld)
@@ -367,16 +397,34 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
             raise errors.UnknownMeldError(
                 f"there is no meld {exchange.meld} on the table", meld=exchange.meld
             )
-        (card,) = _resolve(pool, [exchange.card], what="joker exchange")
-        if atu_free is not None and card == atu_free:
-            raise errors.AtuError("the atu can only go into a new formation", rule="RMI-45")
-        new_meld, joker = _exchange(rules, table_meld, card, seat, consumed)
+        if rules.set_joker_exchange == "all_missing" and table_meld.meld.kind == "set":
+            # R40-22: the exchanges on one set together name the cards that take the joker's place.
+            group = [i for i in range(number, len(play.exchanges)) if play.exchanges[i].meld == exchange.meld]
+            grouped.update(group)
+            wanted = [play.exchanges[i].card for i in group]
+            if any(card.is_joker for card in wanted):
+                raise errors.JokerExchangeError("a joker is exchanged for the natural card it stands for")
+            placed = _resolve(pool, wanted, what="joker exchange")
+            new_meld, joker = _recover_set_joker(rules, table_meld, placed, seat)
+        else:
+            (card,) = _resolve(pool, [exchange.card], what="joker exchange")
+            if atu_free is not None and card == atu_free:
+                raise errors.AtuError("the atu can only go into a new formation", rule="RMI-45")
+            new_meld, joker = _exchange(rules, table_meld, card, seat, consumed)
+            placed = [card]
         melds[table_meld.id] = new_meld
         freed_jokers.append(joker)
         if rules.joker_exchange == "buyback":
             consumed.append(joker)
         events.append(
-            public("joker_exchanged", seat=seat, meld=table_meld.id, card=str(card), joker=str(joker))
+            public(
+                "joker_exchanged",
+                seat=seat,
+                meld=table_meld.id,
+                card=str(placed[0]),
+                joker=str(joker),
+                **({"cards": [str(c) for c in placed]} if len(placed) > 1 else {}),
+            )
         )
     # A joker written without its id means the one just freed (it must be melded, R51-27).
     pool.cards[:0] = freed_jokers
@@ -387,29 +435,44 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
         resolved = _resolve(pool, cards, what="new meld")
         new_melds.append(read_meld(resolved, rules.policy))
     used_atu = atu_free is not None and any(atu_free in m.cards for m in new_melds)
+    exchange_rule = _rule(rules, "exchange_meld", "R51-27")
     for joker in freed_jokers:
-        if rules.joker_exchange == "remik" and not any(joker in m.cards for m in new_melds):
+        if (
+            rules.joker_exchange == "remik"
+            and not rules.exchanged_joker_layoff
+            and not any(joker in m.cards for m in new_melds)
+        ):
             raise errors.ExchangedJokerNotMeldedError(
                 f"the joker taken from the table ({joker}) must go into a new meld laid in this move",
-                rule="R51-27",
+                rule=exchange_rule,
             )
-    if picked is not None and not any(picked in m.cards for m in new_melds):
+    take_rule = _rule(rules, "take_meld", "R51-36" if rules.discard_take == "top" else "RMI-30")
+    if picked is not None and not rules.taken_card_layoff and not any(picked in m.cards for m in new_melds):
         raise errors.TakenCardNotMeldedError(
             f"the card taken from the discard pile ({picked}) must be in a new meld laid in this move",
-            rule="R51-36" if rules.discard_take == "top" else "RMI-30",
+            rule=take_rule,
         )
+    if picked is not None and came_along and rules.deep_take_from_hand:
+        # R500-9 / R500-Q6: the card reached for is melded only with cards from the hand.
+        for meld in new_melds:
+            if picked in meld.cards and any(card in came_along for card in meld.cards):
+                raise errors.CannotTakeDiscardError(
+                    f"the card taken from deep in the pile ({picked}) must be melded with cards that were "
+                    "in your hand, not with the cards taken above it",
+                    rule=_rule(rules, "deep_take", "R500-9"),
+                )
 
     # 3. Opening: the new melds of this move, without those holding an exchanged joker (R51-28).
     if not opened_before:
         if (play.layoffs and not new_melds) or (play.exchanges and not new_melds):
             raise errors.NotOpenedError(
-                "lay down your opening before adding to melds or exchanging jokers",
-                rule="R51-41" if rules.joker_exchange == "remik" else "RMI-27",
+                "lay down your opening before adding to melds or exchanging jokers", rule=not_opened_rule
             )
         opening = [m for m in new_melds if not any(j in m.cards for j in freed_jokers)]
         _check_opening(rules, opening)
 
     # 4. Lay-offs (R51-39/40; RMI-35..37).
+    laid_off: list[Card] = []
     for layoff in play.layoffs:
         table_meld = melds.get(layoff.meld)
         if table_meld is None:
@@ -421,14 +484,32 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
                 rule="RMI-Q17",
             )
         melds[table_meld.id] = _lay_off(rules, table_meld, laid, seat)
+        laid_off.extend(laid)
         events.append(public("laid_off", seat=seat, meld=table_meld.id, cards=[str(c) for c in laid]))
+    if rules.joker_exchange == "remik" and rules.exchanged_joker_layoff:
+        for joker in freed_jokers:
+            if not any(joker in m.cards for m in new_melds) and joker not in laid_off:
+                raise errors.ExchangedJokerNotMeldedError(
+                    f"the joker taken from the table ({joker}) must be melded or laid off in this move",
+                    rule=exchange_rule,
+                )
+    if (
+        picked is not None
+        and rules.taken_card_layoff
+        and not any(picked in m.cards for m in new_melds)
+        and picked not in laid_off
+    ):
+        raise errors.TakenCardNotMeldedError(
+            f"the card taken from the discard pile ({picked}) must be melded or laid off in this move",
+            rule=take_rule,
+        )
 
     # 5. What is left in hand.
     remaining = [card for card in pool.cards if not (atu_free is not None and card == atu_free)]
-    if not remaining:
+    if not remaining and not rules.go_out_by_melding:
         raise errors.MustKeepDiscardError(
             "keep one card to discard: a turn may not empty the hand by laying down",
-            rule="R51-43" if rules.joker_exchange == "remik" else "RMI-51",
+            rule=_rule(rules, "keep_discard", "R51-43" if rules.joker_exchange == "remik" else "RMI-51"),
         )
     if used_atu and len(remaining) != 1:
         raise errors.AtuError(
@@ -463,6 +544,9 @@ def _play(state: GameState, seat: int, play: Play, *, picked: Card | None) -> Tr
         atu_taken_by=seat if used_atu else state.atu_taken_by,
         turn_joker_laid=state.turn_joker_laid or any(m.jokers for m in new_melds),
     )
+    if not remaining:
+        # R500-Q4: every card melded or laid off, no discard needed: the round ends.
+        return _end_round(new_state, "went_out", seat, events)
     return Transition(new_state, tuple(events))
 
 
@@ -487,7 +571,7 @@ def _check_opening(rules: Rules, melds: Sequence[Meld]) -> None:
     if points < rules.opening_minimum:
         raise errors.OpeningTooLowError(
             f"the opening is worth {points} points; it needs at least {rules.opening_minimum}",
-            rule="R51-31" if rules.opening_run == "pure" else "RMI-24",
+            rule=_rule(rules, "opening", "R51-31" if rules.opening_run == "pure" else "RMI-24"),
             points=points,
             needed=rules.opening_minimum,
             missing="points",
@@ -510,7 +594,7 @@ def _exchange(
         elif card.rank == meld.rank and card.suit not in {c.suit for c in meld.cards if not c.is_joker}:
             # RMI-Q10: either missing suit buys a set's joker; prefer the joker declared as this card.
             candidates.insert(0, i) if rep.same_face(card) else candidates.append(i)
-    rule = "R51-27" if rules.joker_exchange == "remik" else "RMI-40"
+    rule = _rule(rules, "exchange", "R51-27" if rules.joker_exchange == "remik" else "RMI-40")
     if not candidates:
         raise errors.JokerExchangeError(f"no joker in meld {table_meld.id} stands for {card.face}", rule=rule)
     usable = [i for i in candidates if meld.cards[i].bare() not in consumed]
@@ -530,11 +614,54 @@ def _exchange(
     return replace(table_meld, meld=new_meld, placed_by=tuple(placed)), joker
 
 
+def _recover_set_joker(
+    rules: Rules, table_meld: TableMeld, cards: Sequence[Card], seat: int
+) -> tuple[TableMeld, Card]:
+    """R40-22/23: a three-card set gives up a joker for two natural cards of its missing suits; the
+    joker of a four-card set is locked for good. Returns the new meld and the freed joker."""
+    meld = table_meld.meld
+    rule = _rule(rules, "exchange", "R40-22")
+    slots = [i for i, card in enumerate(meld.cards) if card.is_joker]
+    if not slots:
+        raise errors.JokerExchangeError(f"there is no joker in meld {table_meld.id}", rule=rule)
+    if len(meld.cards) >= 4:
+        raise errors.JokerExchangeError(
+            "the joker of a four-card set is locked: it can never be taken back",
+            rule=_rule(rules, "set_locked", "R40-23"),
+        )
+    present = {card.suit for card in meld.cards if not card.is_joker}
+    missing = [suit for suit in "SHDC" if suit not in present]
+    suits = [card.suit for card in cards]
+    if (
+        len(cards) != 2
+        or any(card.rank != meld.rank for card in cards)
+        or len(set(suits)) != 2
+        or not set(suits) <= set(missing)
+    ):
+        wanted = " and ".join(meld.rank + suit for suit in missing)
+        raise errors.JokerExchangeError(
+            f"the joker of a three-card set is taken back only by putting both missing cards in its place "
+            f"({wanted})"
+            if len(missing) == 2
+            else f"the joker of a three-card set is taken back only for two cards of its missing suits "
+            f"({wanted})",
+            rule=rule,
+        )
+    index = slots[0]
+    joker = meld.cards[index].bare()
+    new_cards = list(meld.cards)
+    new_cards[index] = cards[0]
+    new_cards.append(cards[1])
+    placed = [*table_meld.placed_by, seat]
+    placed[index] = seat
+    return replace(table_meld, meld=settle_set(tuple(new_cards), meld.rank), placed_by=tuple(placed)), joker
+
+
 def _lay_off(rules: Rules, table_meld: TableMeld, cards: Sequence[Card], seat: int) -> TableMeld:
     meld = table_meld.meld
     placed = list(table_meld.placed_by)
     pending = list(cards)
-    rule = "R51-40" if rules.joker_exchange == "remik" else "RMI-37"
+    rule = _rule(rules, "layoff", "R51-40" if rules.joker_exchange == "remik" else "RMI-37")
     while pending:
         progress = False
         failure: errors.IllegalMoveError | None = None
@@ -693,6 +820,7 @@ __all__ = [
     "apply_move",
     "deal_cards",
     "end_match",
+    "may_build",
     "new_game",
     "table_points",
 ]

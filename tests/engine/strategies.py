@@ -453,7 +453,7 @@ def assert_conserved(state: GameState) -> None:
     found = Counter(physical_cards(state))
     duplicates = sorted(card for card, n in found.items() if n > 1)
     assert not duplicates, f"cards in two places: {duplicates}"
-    pack = Counter(ids(state.rules.pack()))
+    pack = Counter(ids(state.rules.pack_for(state.players)))
     missing = sorted(pack - found)
     extra = sorted(found - pack)
     assert not missing, f"cards lost: {missing}"

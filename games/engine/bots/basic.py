@@ -38,7 +38,7 @@ from typing import Any
 
 from .. import errors
 from ..cards import RANK_NUMBER, SUITS, Card, parse_card, parse_cards
-from ..melds import Meld, extend_meld, meld_readings, position_rank
+from ..melds import Meld, extend_meld, meld_readings, position_rank, set_recovery_cards
 from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard, describe_move
 from ..rules import Rules, variant
 from ..search import best_arrangement, find_opening, melds_with
@@ -66,6 +66,7 @@ class Seen:
     seat: int
     hand: tuple[Card, ...]
     phase: str
+    #: The seat may lay off, exchange and take deep: it has opened, or the variant has no opening.
     opened: bool
     #: The visible game with the hidden parts (other hands, stock) empty: for legality checks only.
     shadow: GameState
@@ -154,7 +155,7 @@ def read_view(view: Mapping[str, Any]) -> Seen:
         seat=seat,
         hand=hand,
         phase=view["phase"],
-        opened=bool(view["opened"][seat]),
+        opened=bool(view["opened"][seat]) or not rules.opening_required,
         shadow=shadow,
         takeable=takeable,
         atu=atu if view.get("atu_taken_by") is None else None,
@@ -471,6 +472,15 @@ class BasicBot:
             for holder in melds_with(rules, pool, card)[:12]:
                 rest, _ = best_arrangement(rules, _without(pool, holder.cards), cover=True)
                 arrangements.append([holder, *rest])
+        if rules.go_out_by_melding and seen.opened:
+            # R500-Q4: melding and laying off every card ends the round without a discard.
+            for melds_list in arrangements[:1]:
+                if not all(_contains(melds_list, card) for card in must):
+                    continue
+                left = _without(pool, _melded(melds_list))
+                layoffs, left = self.plan_layoffs(seen, left, keep=0, jokers=True)
+                if not left and (melds_list or layoffs):
+                    yield Play(melds=tuple(m.cards for m in melds_list), layoffs=layoffs)
         for melds_list in arrangements:
             if not melds_list or not all(_contains(melds_list, card) for card in must):
                 continue
@@ -514,13 +524,26 @@ class BasicBot:
             if after > now or (depth == 1 and after == now):
                 options.append((after, -depth, picked, pool))
         options.sort(key=lambda item: (item[0], item[1]), reverse=True)
-        for _, _, picked, pool in options:
-            melds, _ = best_arrangement(rules, pool)
-            holders = [m for m in melds if _contains([m], picked)]
-            holders += melds_with(rules, pool, picked)
+        for _, depth, picked, pool in options:
+            if rules.deep_take_from_hand and depth < -1:
+                # R500-9: the card reached for is melded only with cards from the hand.
+                own = [*hand, picked]
+                melds, _ = best_arrangement(rules, own)
+                holders = [m for m in melds if _contains([m], picked)]
+                holders += melds_with(rules, own, picked)
+            else:
+                melds, _ = best_arrangement(rules, pool)
+                holders = [m for m in melds if _contains([m], picked)]
+                holders += melds_with(rules, pool, picked)
             for holder in holders:
                 if len(holder.cards) < len(pool):
                     yield TakeDiscard(picked, Play(melds=(holder.cards,)))
+        if rules.taken_card_layoff and not rules.lower_wins and seen.takeable:
+            # R500-Q5: the top card laid off at once scores its points for the taker.
+            picked = seen.takeable[0]
+            for table_meld in seen.table:
+                if self._extend(seen, table_meld.meld, picked) is not None:
+                    yield TakeDiscard(picked, Play(layoffs=(LayOff(table_meld.id, (picked,)),)))
 
     def _plays(self, seen: Seen) -> Iterator[Move]:
         """Plays in order of preference (each still to be checked)."""
@@ -570,19 +593,25 @@ class BasicBot:
                 joker = slot.bare()
                 # Remi: the natural card placed counts for whoever placed it (RMI-41).
                 gained = rules.card_value(rep, meld.kind, place)
-                naturals: dict[str, Card] = {}
-                for card in hand:
-                    if card.is_joker or card.face in naturals:
-                        continue
-                    if meld.kind == "run" or rules.policy.set_declaration_binding:
-                        fits = rep.same_face(card)
-                    else:  # RMI-Q10: either missing suit buys a set's joker
-                        present = {c.suit for c in meld.cards if not c.is_joker}
-                        fits = card.rank == meld.rank and card.suit not in present
-                    if fits:
-                        naturals[card.face] = card
-                for natural in naturals.values():
-                    rest = [*_without(hand, [natural]), joker]
+                choices: list[list[Card]] = []
+                if meld.kind == "set" and rules.set_joker_exchange == "all_missing":
+                    pair = set_recovery_cards(meld, hand)  # R40-22: both missing cards
+                    choices = [pair] if pair else []
+                else:
+                    naturals: dict[str, Card] = {}
+                    for card in hand:
+                        if card.is_joker or card.face in naturals:
+                            continue
+                        if meld.kind == "run" or rules.policy.set_declaration_binding:
+                            fits = rep.same_face(card)
+                        else:  # RMI-Q10: either missing suit buys a set's joker
+                            present = {c.suit for c in meld.cards if not c.is_joker}
+                            fits = card.rank == meld.rank and card.suit not in present
+                        if fits:
+                            naturals[card.face] = card
+                    choices = [[natural] for natural in naturals.values()]
+                for placed in choices:
+                    rest = [*_without(hand, placed), joker]
                     arranged, _ = best_arrangement(rules, rest)
                     melds = _use_joker(arranged, joker)
                     if not _contains(melds, joker):
@@ -600,7 +629,7 @@ class BasicBot:
                     after = (worth[0] + laid, worth[1])
                     if after > now:
                         play = Play(
-                            exchanges=(Exchange(table_meld.id, natural),),
+                            exchanges=tuple(Exchange(table_meld.id, card) for card in placed),
                             melds=tuple(m.cards for m in kept),
                         )
                         options.append((after, play))
