@@ -104,8 +104,11 @@ export function renderStatus(model, f) {
     live: ["Live", "conn-live"],
     reconnecting: ["Reconnecting…", "conn-wait"],
     closed: [`Offline${model.statusDetail ? ` (${model.statusDetail})` : ""}`, "conn-off"],
-    anonymous: ["Log in to follow the game live", "conn-off"],
+    anonymous: ["Not logged in", "conn-off"],
   }[model.status] || [model.status, "conn-wait"];
+  const login = model.status === "anonymous" && model.loginUrl
+    ? h("a", { href: model.loginUrl, class: "login-link" }, "Log in to follow the game live")
+    : null;
   let turn;
   if (f.over) turn = "The match is over";
   else if (f.paused) turn = "Pause between rounds";
@@ -116,6 +119,7 @@ export function renderStatus(model, f) {
   } else turn = `${seatName(view, view.turn)}’s turn`;
   return [
     h("span", { class: `conn ${conn[1]}`, role: "status", id: "conn-status" }, conn[0]),
+    login,
     h("span", { class: `turn-line${f.myTurn && !f.paused ? " mine" : ""}`, id: "turn-line" }, turn),
     h("span", { class: "round-line" }, `Round ${view.round}`),
     h("span", { class: "timer", id: "turn-timer", "aria-label": "time left for this turn" }, timerText(model, f)),
@@ -465,8 +469,11 @@ export function renderScores(model, f) {
 /** One line about what just happened, from the frame's events. */
 export function describeEvents(view, events) {
   const out = [];
-  for (const e of events || []) {
-    const who = seatName(view, e.seat);
+  const list = events || [];
+  const sawOwnCard = list.some((e) => e.kind === "drew_card");
+  for (const e of list) {
+    const who = e.seat === view.seat && view.seat !== null ? "you" : seatName(view, e.seat);
+    if (e.kind === "drew" && e.seat === view.seat && sawOwnCard) continue; // "you drew <card>" says it
     switch (e.kind) {
       case "drew": out.push(`${who} drew from the stock`); break;
       case "drew_card": out.push(`you drew ${cardName(e.card)}`); break;

@@ -27,6 +27,7 @@ const model = {
   frame: initial,
   status: root.dataset.authenticated === "true" ? "connecting" : "anonymous",
   statusDetail: "",
+  loginUrl: root.dataset.loginUrl || "",
   selected: [], // keys of selected cards, in the order they were picked
   draft: Draft.emptyDraft(),
   sortMode: localStorage.getItem("remi.sort") || "suit",
