@@ -5,6 +5,8 @@
 // reconnect is also the resync.
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+const CLOSE_FLOODED = 4429; // too many messages: come back later, slower
+const ANSWER_TIMEOUT_MS = 10000; // no answer to a command by then: reconnect, and resend it
 const NO_RETRY = { 4401: "not logged in", 4404: "no such match" };
 
 export class MatchConnection {
@@ -75,6 +77,7 @@ export class MatchConnection {
       if (socket !== this.socket) return;
       this.socket = null;
       if (this.stopped) return;
+      if (event.code === CLOSE_FLOODED) this.attempt = Math.max(this.attempt, 3);
       if (event.code in NO_RETRY) {
         this.pending = null;
         this.onStatus("closed", NO_RETRY[event.code]);
@@ -139,7 +142,17 @@ export class MatchConnection {
     if (this.pending) return false;
     this.pending = command;
     if (this.isOpen) this.socket.send(JSON.stringify(command));
+    this.watch(command);
     return true;
+  }
+
+  /** If nothing answers the command in time, start a new connection (which resends it). */
+  watch(command) {
+    setTimeout(() => {
+      if (this.pending !== command) return;
+      if (this.isOpen) this.drop();
+      this.watch(command);
+    }, ANSWER_TIMEOUT_MS);
   }
 
   resync() {
