@@ -34,7 +34,8 @@ class Flow(Protocol):
     def apply_move(self, state: GameState, seat: int, move: Move) -> Transition:
         """Apply a move of the seat to move; raise IllegalMoveError and change nothing if illegal.
 
-        ``moves_played`` is counted by the caller.
+        ``moves_played`` is counted by the caller, unless the returned state already has it one
+        higher than ``state`` (a flow may count it itself, sparing the caller a copy of the state).
         """
         ...
 
