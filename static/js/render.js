@@ -131,7 +131,7 @@ export function timerText(model, f) {
   const clock = f.clock;
   if (!clock || f.over || f.paused || !clock.turn_seconds || !clock.turn_started) return "";
   const left = clock.turn_seconds - (f.now - clock.turn_started) / 1000;
-  return `⏱ ${formatSeconds(left)}`;
+  return `${formatSeconds(left)} left`;
 }
 
 export function renderBanner(model, f) {
