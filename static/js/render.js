@@ -406,7 +406,7 @@ function renderControls(model, f, act) {
   const handSet = new Set(view.hand);
   const discardable = you ? new Set(you.discards) : new Set();
   const canDiscard = f.canAct && f.moves.includes("discard") && selected.length === 1 && handSet.has(selected[0]) && discardable.has(selected[0]);
-  const canSubmit = f.canAct && (f.taking ? draft.melds.length > 0 : f.moves.includes("play") && hasPlay(draft));
+  const canSubmit = f.canAct && hasPlay(draft) && (f.taking || f.moves.includes("play"));
   const controls = [];
   if (f.turnOpen && f.moves.includes("draw") && !f.taking) {
     controls.push(button("Draw from stock", act.draw, { key: "draw", cls: "primary", disabled: !f.canAct }));

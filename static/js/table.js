@@ -267,7 +267,7 @@ const actions = {
   },
   submit() {
     const { draft } = model;
-    if (draft.take ? !draft.melds.length : !Draft.hasPlay(draft)) return;
+    if (!Draft.hasPlay(draft)) return; // a take carries the play that uses the taken card
     send(Draft.toMove(draft));
   },
   discard() {
