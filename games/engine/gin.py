@@ -84,6 +84,7 @@ __all__ = [
     "GinFamily",
     "GinFlow",
     "KnockTooHighError",
+    "column_result",
     "gin_position",
     "settle",
 ]
@@ -991,7 +992,9 @@ class GinFlow:
             "settlement": extra.get("settlement"),
         }
         if rules.hollywood:
-            block["columns"] = extra.get("columns")
+            block["columns"] = [
+                {**column, "result": column_result(column)} for column in extra.get("columns") or []
+            ]
         return {"gin": block}
 
     # The terminal ---------------------------------------------------------------------------------
@@ -1121,6 +1124,14 @@ def _settle_one(scores: Sequence[int], deals: Sequence[int], winner: int) -> tup
         f"deals = {box} - {scores[loser]} = {result}"
     )
     return result, text
+
+
+def column_result(column: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A finished Oklahoma column settled as a gin game (OKL-Q4): ``{"winner", "points"}``."""
+    if column["winner"] is None:
+        return None
+    winner = int(column["winner"])
+    return {"winner": winner, "points": _settle_one(column["scores"], column["deals"], winner)[0]}
 
 
 def settle(

@@ -53,27 +53,33 @@ def loose_cards(suit: str, total: int, count: int, avoid: set[str]) -> list[str]
 
 
 def one_hand(run_suit: str, loose_suit: str, total: int, avoid: set[str]) -> list[str]:
-    """Ten cards: a run of ``run_suit`` from the 2 up, and loose cards of ``loose_suit`` worth
-    ``total`` (all ten in the run when ``total`` is 0)."""
+    """Ten cards: a run of ``run_suit`` (as low as it can start) and loose cards of ``loose_suit``
+    worth ``total`` (all ten in the run when ``total`` is 0)."""
     for count in range(8):
-        run = [RANKS[r] + run_suit for r in range(1, 11 - count)]
-        if set(run) & avoid:
-            continue
-        loose = (
-            loose_cards(loose_suit, total, count, avoid | set(run)) if count else ([] if total == 0 else None)
-        )
-        if loose is not None:
-            return run + loose
+        for start in range(13 - (10 - count) + 1):
+            run = [RANKS[r] + run_suit for r in range(start, start + 10 - count)]
+            if set(run) & avoid:
+                continue
+            if count == 0:
+                loose: list[str] | None = [] if total == 0 else None
+            else:
+                loose = loose_cards(loose_suit, total, count, avoid | set(run))
+            if loose is not None:
+                return run + loose
     raise AssertionError(f"no hand worth {total} in {loose_suit}")
 
 
 def deal_hands(knock: int, defend: int, upcard: str) -> tuple[list[str], str, list[str]]:
     """(knocker's ten, the knocker's discard, defender's ten) with ``knock`` and ``defend`` loose
     points. The knocker's run is hearts, the defender's spades; the knocker's loose cards are clubs,
-    the defender's diamonds: the defender holds nothing that lays off onto a heart run."""
+    the defender's diamonds (the suits trade places to keep the up-card out): the defender holds
+    nothing that lays off onto the knocker's run."""
     avoid = {upcard}
-    knocker = one_hand("H", "C", knock, avoid)
-    defender = one_hand("S", "D", defend, avoid | set(knocker))
+    # The up-card's suit is never a run suit (a long run could not leave it out).
+    k_run, k_loose = ("C", "H") if upcard[1] == "H" else ("H", "C")
+    d_run, d_loose = ("D", "S") if upcard[1] == "S" else ("S", "D")
+    knocker = one_hand(k_run, k_loose, knock, avoid)
+    defender = one_hand(d_run, d_loose, defend, avoid | set(knocker))
     used = avoid | set(knocker) | set(defender)
     discard = next(c for c in ("KC", "QC", "KD", "QD", "JD") if c not in used)
     return knocker, discard, defender
