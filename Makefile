@@ -57,6 +57,15 @@ bench: venv ## Benchmark the rules engine
 soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 	SOAK=1 $(BIN)/pytest -m soak tests/engine
 
+# The load test drives a server that is already running (`make run` in another shell); it starts
+# nothing itself. LOADTEST_ARGS e.g. "--tables 20 --seats 4 --moves 40 --think 0.5" (README "Load test").
+LOADTEST_URL ?= http://$(HOST):$(PORT)
+LOADTEST_ARGS ?=
+
+.PHONY: loadtest
+loadtest: venv ## Play 200 tables x 4 seats over WebSockets against the server at LOADTEST_URL; prints figures
+	$(BIN)/python scripts/loadtest.py --url $(LOADTEST_URL) $(LOADTEST_ARGS)
+
 check: lint typecheck test ## Lint, type check and test
 
 clean: ## Remove .venv, caches, collected static files and test databases (keeps db.sqlite3)
