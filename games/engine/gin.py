@@ -863,9 +863,12 @@ class GinFlow:
             moves: list[Move] = [get(id(card)) or Discard(card) for card in hand]
             allowed: Sequence[Card] = hand
             taken = extra["taken"]
-            if taken is not None:  # GIN-Q5: not the card just taken
-                allowed = [card for card in hand if not _is(card, taken)]
-                moves = [move for move, card in zip(moves, hand, strict=True) if not _is(card, taken)]
+            if taken is not None:  # GIN-Q5: not the card just taken (the last one, unless set up)
+                index = len(hand) - 1
+                if not _is(hand[index], taken):
+                    index = next((i for i, card in enumerate(hand) if _is(card, taken)), len(hand))
+                allowed = hand[:index] + hand[index + 1 :]
+                del moves[index : index + 1]
             mask = _mask(hand)
             limit = extra["limit"]
             if deadwood_after_discard(mask) <= limit:
