@@ -27,10 +27,12 @@ def _private_channel_layer(settings: Settings) -> None:
     they never meet another run's groups.
     """
     if django_settings.REDIS_URL:
+        # The hosts exactly as the settings give them (timeouts, pool size), with a prefix.
+        configured = django_settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
         settings.CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [django_settings.REDIS_URL], "prefix": f"test-{uuid.uuid4().hex}"},
+                "CONFIG": {**configured, "prefix": f"test-{uuid.uuid4().hex}"},
             }
         }
     else:
