@@ -58,7 +58,7 @@ ids, and ``best``: the defender's optimum, which is hidden), ``won`` (deals won 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any, ClassVar
 
 from . import errors
@@ -77,7 +77,7 @@ from .moves import Discard, DrawStock, Knock, LayOff, Move, Pass, Play, TakeDisc
 from .rules import Rules
 from .scoring import RoundResult, ScoreLine
 from .state import GameState, TableMeld
-from .turn import Transition, deal_cards
+from .turn import Transition
 
 __all__ = [
     "DiscardTakenCardError",
@@ -285,18 +285,53 @@ def _family(rules: Rules) -> GinFamily:
 # --- building states quickly ---------------------------------------------------------------------
 
 
+# ``_evolve`` and ``deal_round`` build states positionally (much faster than ``replace``): this
+# is the field order they assume.
+_FIELDS = [
+    "rules",
+    "players",
+    "names",
+    "secret",
+    "round_no",
+    "first",
+    "hands",
+    "stock",
+    "discard",
+    "melds",
+    "opened",
+    "turn",
+    "phase",
+    "turns_started",
+    "opened_at_turn_start",
+    "turn_joker_laid",
+    "atu",
+    "atu_taken_by",
+    "atu_pair_seats",
+    "consumed",
+    "reshuffles",
+    "next_meld_id",
+    "results",
+    "totals",
+    "winners",
+    "moves_played",
+    "extra",
+]
+if [f.name for f in fields(GameState)] != _FIELDS:  # pragma: no cover - a loud failure, not a wrong state
+    raise ImportError("GameState's fields changed: update games/engine/gin.py (_FIELDS, _evolve, deal_round)")
+
+
 def _evolve(
     s: GameState,
-    *,
-    hands: tuple[tuple[Card, ...], ...] | None = None,
-    stock: tuple[Card, ...] | None = None,
-    discard: tuple[Card, ...] | None = None,
-    turn: int | None = None,
-    phase: Any = None,
-    turns_started: tuple[int, ...] | None = None,
-    extra: Mapping[str, Any] | None = None,
+    hands: tuple[tuple[Card, ...], ...],
+    stock: tuple[Card, ...],
+    discard: tuple[Card, ...],
+    turn: int,
+    phase: Any,
+    turns_started: tuple[int, ...],
+    extra: Mapping[str, Any],
 ) -> GameState:
-    """``replace`` for the moves of every turn (a draw, a discard): about three times faster.
+    """The state after a move of a turn (an offer, a draw, a take, a discard): what such a move
+    changes is given, the rest copied. About three times faster than ``dataclasses.replace``.
 
     It counts the move (``moves_played``), so the caller need not copy the state again: use it
     once per move.
@@ -308,14 +343,14 @@ def _evolve(
         s.secret,
         s.round_no,
         s.first,
-        s.hands if hands is None else hands,
-        s.stock if stock is None else stock,
-        s.discard if discard is None else discard,
+        hands,
+        stock,
+        discard,
         s.melds,
         s.opened,
-        s.turn if turn is None else turn,
-        s.phase if phase is None else phase,
-        s.turns_started if turns_started is None else turns_started,
+        turn,
+        phase,
+        turns_started,
         s.opened_at_turn_start,
         s.turn_joker_laid,
         s.atu,
@@ -328,7 +363,7 @@ def _evolve(
         s.totals,
         s.winners,
         s.moves_played + 1,
-        s.extra if extra is None else extra,
+        extra,
     )
 
 
@@ -352,6 +387,68 @@ _DISCARDED = tuple(
 )
 
 
+def _deal(
+    s: GameState,
+    round_no: int,
+    first: int,
+    results: tuple[RoundResult, ...],
+    totals: tuple[int, ...],
+    carried: Mapping[str, Any],
+) -> GameState:
+    """The state of a new deal (see :meth:`GinFlow.deal_round`), built in one go."""
+    rules = _family(s.rules)
+    pack = shuffle(rules.pack(), deal_seed(s.secret, round_no))
+    dealer = (first + 1) % 2
+    hands = (pack[0:20:2], pack[1:20:2]) if dealer == 0 else (pack[1:20:2], pack[0:20:2])
+    upcard, stock = pack[20], pack[21:]
+    extra = dict(carried)
+    if "won" not in extra:  # a new match
+        extra["won"] = [0] * s.players
+        extra["settlement"] = None
+        if rules.hollywood:
+            extra["columns"] = [{"scores": [0, 0], "deals": [0, 0], "winner": None} for _ in range(3)]
+    extra.update(
+        step="offer",
+        upcard=_card_id(upcard),
+        limit=rules.knock_limit(upcard),
+        factor=rules.deal_factor(upcard),
+        passed=[],
+        stock_only=False,
+        taken=None,
+        knock=None,
+    )
+    # GIN-7: the up-card is offered to the non-dealer (``first``) first.
+    return GameState(
+        s.rules,
+        s.players,
+        s.names,
+        s.secret,
+        round_no,
+        first,
+        hands,
+        stock,
+        (upcard,),
+        (),
+        (False, False),
+        first,
+        "draw",
+        (1, 0) if first == 0 else (0, 1),
+        False,
+        False,
+        None,
+        None,
+        (),
+        (),
+        0,
+        1,
+        results,
+        totals,
+        s.winners,
+        s.moves_played,
+        extra,
+    )
+
+
 # --- the turn cycle ------------------------------------------------------------------------------
 
 
@@ -369,52 +466,11 @@ class GinFlow:
         """Deal ``round_no``: ten cards each, the 21st face up (GIN-6/7).
 
         ``first`` (``state.first``) is the non-dealer, who is offered the up-card first and so plays
-        first; the other seat deals. The cards come off the shuffled pack one at a time, as
-        :func:`~games.engine.turn.deal_cards` deals them for ``first`` (so ``verify_deal`` checks them).
+        first; the other seat deals. The cards come off the shuffled pack one at a time, exactly as
+        :func:`~games.engine.turn.deal_cards` deals them for ``first`` (so ``verify_deal`` checks
+        them): the dealer gets the 1st, 3rd, ... 19th card, the non-dealer the 2nd, 4th, ... 20th.
         """
-        rules = _family(state.rules)
-        hands, _, rest = deal_cards(rules, state.players, deal_seed(state.secret, round_no), first)
-        upcard, stock = rest[0], rest[1:]
-        extra = dict(state.extra)
-        extra.setdefault("won", [0] * state.players)
-        if rules.hollywood:
-            extra.setdefault(
-                "columns", [{"scores": [0, 0], "deals": [0, 0], "winner": None} for _ in range(3)]
-            )
-        extra.setdefault("settlement", None)
-        extra.update(
-            step="offer",
-            upcard=str(upcard),
-            limit=rules.knock_limit(upcard),
-            factor=rules.deal_factor(upcard),
-            passed=[],
-            stock_only=False,
-            taken=None,
-            knock=None,
-        )
-        offered = first  # GIN-7: offered to the non-dealer first
-        return replace(
-            state,
-            round_no=round_no,
-            first=first,
-            hands=hands,
-            stock=stock,
-            discard=(upcard,),
-            melds=(),
-            opened=(False,) * state.players,
-            turn=offered,
-            phase="draw",
-            turns_started=tuple(1 if seat == offered else 0 for seat in range(state.players)),
-            opened_at_turn_start=False,
-            turn_joker_laid=False,
-            atu=None,
-            atu_taken_by=None,
-            atu_pair_seats=(),
-            consumed=(),
-            reshuffles=0,
-            next_meld_id=1,
-            extra=extra,
-        )
+        return _deal(state, round_no, first, state.results, state.totals, state.extra)
 
     # Moves ----------------------------------------------------------------------------------------
 
@@ -445,7 +501,9 @@ class GinFlow:
                 nxt = state.first
                 extra = {**state.extra, "passed": passed, "step": "turn", "stock_only": True}
             events.append(public("turn", seat=nxt))
-            new = _evolve(state, turn=nxt, turns_started=_started(state, nxt), extra=extra)
+            new = _evolve(
+                state, state.hands, state.stock, state.discard, nxt, state.phase, _started(state, nxt), extra
+            )
             return Transition(new, tuple(events))
         if isinstance(move, (DrawStock, Discard, Knock, Play)):
             raise errors.WrongPhaseError(
@@ -461,12 +519,20 @@ class GinFlow:
             if len(stock) <= VOID_AT:  # only reachable from a set-up position
                 return self._void(state, [])
             card = stock[0]
+            hands = state.hands
+            hand = (*hands[seat], card)
+            extra = state.extra
+            if extra["taken"] is not None:
+                extra = {**extra, "taken": None}
             new = _evolve(
                 state,
-                hands=_with_hand(state, seat, (*state.hands[seat], card)),
-                stock=stock[1:],
-                phase="play",
-                extra={**state.extra, "taken": None} if state.extra["taken"] is not None else None,
+                (hand, hands[1]) if seat == 0 else (hands[0], hand),
+                stock[1:],
+                state.discard,
+                seat,
+                "play",
+                state.turns_started,
+                extra,
             )
             drew = _DREW_CARD[seat].get(id(card)) or private(seat, "drew_card", seat=seat, card=str(card))
             return Transition(new, (_DREW[seat], drew))
@@ -503,10 +569,13 @@ class GinFlow:
         extra = {**state.extra, "taken": top_id, "step": "turn"}
         new = _evolve(
             state,
-            hands=_with_hand(state, seat, (*state.hands[seat], top)),
-            discard=state.discard[:-1],
-            phase="play",
-            extra=extra,
+            _with_hand(state, seat, (*state.hands[seat], top)),
+            state.stock,
+            state.discard[:-1],
+            seat,
+            "play",
+            state.turns_started,
+            extra,
         )
         return Transition(new, (public("took", seat=seat, card=top_id, cards=[top_id], depth=1),))
 
@@ -544,21 +613,16 @@ class GinFlow:
         discard = (*state.discard, card)
         if len(state.stock) <= VOID_AT:
             # GIN-22 with GIN-Q6: two cards left and no knock: the deal is void.
-            return self._void(_evolve(state, hands=hands, discard=discard), events)
+            ended = _evolve(
+                state, hands, state.stock, discard, seat, state.phase, state.turns_started, state.extra
+            )
+            return self._void(ended, events)
         nxt = 1 - seat
         extra = state.extra
         if taken is not None or extra["stock_only"]:
             extra = {**extra, "taken": None, "stock_only": False}
         events.append(_TURN[nxt])
-        new = _evolve(
-            state,
-            hands=hands,
-            discard=discard,
-            turn=nxt,
-            phase="draw",
-            turns_started=_started(state, nxt),
-            extra=extra,
-        )
+        new = _evolve(state, hands, state.stock, discard, nxt, "draw", _started(state, nxt), extra)
         return Transition(new, tuple(events))
 
     # The knock --------------------------------------------------------------------------------------
@@ -833,19 +897,18 @@ class GinFlow:
                 seed=deal_seed(state.secret, state.round_no).hex(),
             )
         )
-        state = replace(state, totals=totals, results=(*state.results, result), extra=extra)
-        if settlement is not None:
-            winners = tuple(settlement["winners"])
-            extra = {**extra, "step": "over", "settlement": settlement}
-            events.append(
-                public("match_over", winners=list(winners), totals=list(totals), settlement=settlement)
-            )
-            return Transition(replace(state, phase="over", winners=winners, extra=extra), tuple(events))
-        # GIN-5: the winner deals next; after a void deal the same dealer deals again (GIN-Q6).
-        first = state.first if winner is None else (winner + 1) % state.players
-        state = self.deal_round(state, state.round_no + 1, first)
-        events.append(public("round_started", round=state.round_no, first=first, dealer=(first + 1) % 2))
-        return Transition(state, tuple(events))
+        results = (*state.results, result)
+        if settlement is None:
+            # GIN-5: the winner deals next; after a void deal the same dealer deals again (GIN-Q6).
+            first = state.first if winner is None else (winner + 1) % state.players
+            state = _deal(state, state.round_no + 1, first, results, totals, extra)
+            events.append(public("round_started", round=state.round_no, first=first, dealer=(first + 1) % 2))
+            return Transition(state, tuple(events))
+        winners = tuple(settlement["winners"])
+        extra = {**extra, "step": "over", "settlement": settlement}
+        events.append(public("match_over", winners=list(winners), totals=list(totals), settlement=settlement))
+        final = replace(state, totals=totals, results=results, phase="over", winners=winners, extra=extra)
+        return Transition(final, tuple(events))
 
     # What a seat may do -------------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from games.engine import (
 from games.engine.deal import deal_seed
 from games.engine.gin import DiscardTakenCardError, GinFlow, KnockTooHighError, gin_position
 from games.engine.moves import move_from_json, move_to_json
+from games.engine.turn import deal_cards
 from tests.engine.helpers import faces, refused
 
 GIN = variant("gin")
@@ -59,6 +60,25 @@ def test_the_deal_can_be_verified_from_the_revealed_seed() -> None:
     report = verify_deal(GIN, 2, deal_seed(state.secret, 1), state.first, hands=state.hands)
     assert report["ok"]
     assert report["hands_ok"]
+
+
+@pytest.mark.parametrize("name", ["gin", "oklahoma"])
+def test_every_deal_is_the_shared_deal_cards_of_its_seed(name: str) -> None:
+    # The flow deals by slicing the shuffled pack; it must be exactly turn.deal_cards' deal.
+    rules = variant(name)
+    for seed in range(12):
+        state = new_game(rules, 2, seed=seed, first=seed % 2)
+        for _ in range(3):
+            hands, _, rest = deal_cards(rules, 2, deal_seed(state.secret, state.round_no), state.first)
+            assert state.hands == hands
+            assert (state.discard, state.stock) == (rest[:1], rest[1:])
+            deals = len(state.results)
+            while len(state.results) == deals:  # draw and discard the first card until it is void
+                state = apply_move(
+                    state,
+                    state.turn,
+                    legal_moves(state, state.turn)[-1 if state.extra["step"] == "offer" else 0],
+                ).state
 
 
 def test_the_up_card_is_offered_to_the_non_dealer_then_the_dealer_then_the_non_dealer_draws() -> None:
