@@ -68,6 +68,7 @@ from .deadwood import (
     arrangement,
     deadwood,
     deadwood_after_discard,
+    mask_of,
     with_layoffs,
 )
 from .deal import deal_seed, shuffle
@@ -134,11 +135,15 @@ def _bit(card: Card) -> int:
 
 
 def _mask(cards: Sequence[Card]) -> int:
-    mask = 0
-    get = _BIT_OF.get
-    for card in cards:
-        mask |= get(id(card)) or _BIT[card.suit][card.rank]
-    return mask
+    """The mask of a hand of distinct physical cards (the engine's own hands; the public helpers
+    take any cards through :func:`~games.engine.deadwood.mask_of`)."""
+    try:
+        return sum(map(_BIT_OF.__getitem__, map(id, cards)))  # distinct cards: the sum is the union
+    except KeyError:  # cards that are not the pack's own objects (read back from JSON)
+        mask = 0
+        for card in cards:
+            mask |= _BIT[card.suit][card.rank]
+        return mask
 
 
 def _card_id(card: Card) -> str:
@@ -255,7 +260,7 @@ class GinFamily(Rules):
     def hand_points(self, cards: Iterable[Card] | str) -> int:
         """The hand's deadwood after its best arrangement (GIN-14)."""
         seq = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
-        return deadwood(_mask(seq))
+        return deadwood(mask_of(seq))
 
     def best_melds(self, cards: Iterable[Card] | str) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
         """A deadwood-minimal arrangement: ``(melds, loose cards)`` (GIN-12, GIN-Q8)."""
@@ -269,7 +274,7 @@ class GinFamily(Rules):
 
 def _arrange(rules: Rules, cards: list[Card]) -> tuple[list[Meld], list[Card]]:
     by_bit = _cards_by_bit(cards)
-    _, masks = arrangement(_mask(cards))
+    _, masks = arrangement(mask_of(cards))
     melds = [read_meld(_mask_cards(mask, by_bit), rules.policy) for mask in masks]
     used = 0
     for mask in masks:
@@ -922,8 +927,10 @@ class GinFlow:
                 top = state.discard[-1]
                 return [_DRAW_STOCK, _TAKE_OF.get(id(top)) or TakeDiscard(top)]
             hand = state.hands[seat]
-            get = _DISCARD_OF.get
-            moves: list[Move] = [get(id(card)) or Discard(card) for card in hand]
+            try:
+                moves: list[Move] = list(map(_DISCARD_OF.__getitem__, map(id, hand)))
+            except KeyError:
+                moves = [Discard(card) for card in hand]
             allowed: Sequence[Card] = hand
             taken = extra["taken"]
             if taken is not None:  # GIN-Q5: not the card just taken (the last one, unless set up)
