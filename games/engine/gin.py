@@ -1114,6 +1114,15 @@ class GinFlow:
             lines += [f"Result : {note}" for note in settlement["notes"]]
         if view.get("you", {}).get("my_turn"):
             you = view["you"]
+            hints = {
+                "offer": "take (the up-card) or pass",
+                "draw": "draw, or take (the top face-up card)" if "take" in you["moves"] else "draw",
+                "play": "discard CARD, or knock CARD [meld CARDS, CARDS ...] (the engine lays your best "
+                "melds if you name none)",
+            }
+            hint = hints["offer"] if step == "offer" else hints.get(view["phase"]) if step == "turn" else None
+            if hint:
+                lines.append(f"Moves  : {hint}")
             lines.append(f"Deadwood: {you['deadwood']} (best melds laid)")
             if you.get("knock_discards"):
                 cards = " ".join(c.split("#")[0] for c in you["knock_discards"])
