@@ -471,7 +471,7 @@ def dense_hands(draw: st.DrawFn, size: int) -> tuple[Card, ...]:
     ranks = set(("A" + _ORDER)[start : start + 5])
     suits = set(draw(st.lists(st.sampled_from("SHDC"), min_size=1, max_size=4, unique=True)))
     pool = [c for c in pack if not c.is_joker and c.rank in ranks and c.suit in suits]
-    jokers = draw(st.integers(0, 4))
+    jokers = draw(st.integers(0, min(4, size)))
     if draw(st.booleans()) or len(pool) < size - jokers:
         pool = [c for c in pack if not c.is_joker]
     naturals = draw(
