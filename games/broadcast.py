@@ -2,17 +2,18 @@
 
 Each seat has its own group and gets a frame built with ``engine.view_for(state, seat)``, so a
 seat's hand only ever travels to that seat's group; spectators get ``view_for(state, None)``.
-Called from ``transaction.on_commit`` only, never inside a transaction.
+Called from ``transaction.on_commit`` only, never inside a transaction. The send itself goes
+through ``remi_site.embedded.broadcast_many``, which also works from the Celery worker thread
+that runs inside the server in single-process mode.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from games import engine, protocol
+from remi_site import embedded
 
 #: The layer message type; consumers handle it in ``async def match_frame(self, message)``.
 FRAME_MESSAGE = "match.frame"
@@ -27,27 +28,45 @@ def spectators_group(match_id: int) -> str:
 
 
 def frames(
-    *, match_id: int, state: engine.GameState, version: int, events: Iterable[engine.Event] = ()
+    *,
+    match_id: int,
+    state: engine.GameState,
+    version: int,
+    events: Iterable[engine.Event] = (),
+    clock: Mapping[str, Any] | None = None,
 ) -> list[tuple[str, dict[str, object]]]:
-    """(group, frame) for every seat and for the spectators, each built for that audience only."""
+    """(group, frame) for every seat and for the spectators, each built for that audience only.
+
+    ``clock`` is the match's clock (``selectors.match_clock``), the same for every audience.
+    """
     events = tuple(events)
     audiences: list[tuple[str, int | None]] = [
         (seat_group(match_id, seat), seat) for seat in range(state.players)
     ]
     audiences.append((spectators_group(match_id), None))
     return [
-        (group, protocol.state_frame(engine.view_for(state, seat), version, engine.events_for(events, seat)))
+        (
+            group,
+            protocol.state_frame(
+                engine.view_for(state, seat), version, engine.events_for(events, seat), clock=clock
+            ),
+        )
         for group, seat in audiences
     ]
 
 
 def publish(
-    *, match_id: int, state: engine.GameState, version: int, events: Iterable[engine.Event] = ()
+    *,
+    match_id: int,
+    state: engine.GameState,
+    version: int,
+    events: Iterable[engine.Event] = (),
+    clock: Mapping[str, Any] | None = None,
 ) -> None:
     """Send each audience its frame. Run after commit, so a reader never sees an older row."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    send = async_to_sync(layer.group_send)
-    for group, frame in frames(match_id=match_id, state=state, version=version, events=events):
-        send(group, {"type": FRAME_MESSAGE, "frame": frame})
+    embedded.broadcast_many(
+        (group, {"type": FRAME_MESSAGE, "frame": frame})
+        for group, frame in frames(
+            match_id=match_id, state=state, version=version, events=events, clock=clock
+        )
+    )

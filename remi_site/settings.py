@@ -6,6 +6,7 @@ switches to PostgreSQL and Redis. Every variable read here is listed in .env.exa
 """
 
 import os
+import sys
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
@@ -23,6 +24,13 @@ def env_bool(name: str, default: bool) -> bool:
     if value is None or value.strip() == "":
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return float(value)
 
 
 def env_list(name: str, default: str) -> list[str]:
@@ -193,6 +201,9 @@ DATABASES = {
     )
 }
 _db = DATABASES["default"]
+# TOX_PARALLEL_ENV (e.g. "w1") gives a test run its own test database and Celery queue, so that
+# several runs on one machine never share them.
+_TEST_SUFFIX = f"_{os.environ['TOX_PARALLEL_ENV']}" if os.environ.get("TOX_PARALLEL_ENV") else ""
 if _db["ENGINE"].endswith("sqlite3"):
     _db["OPTIONS"] = {
         # Take the write lock at BEGIN: with the default DEFERRED, concurrent writers get
@@ -202,10 +213,10 @@ if _db["ENGINE"].endswith("sqlite3"):
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     # A file, not :memory:, so that a server or worker subprocess can open the test database.
-    _db["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
+    _db["TEST"] = {"NAME": str(BASE_DIR / f"test_db{_TEST_SUFFIX}.sqlite3")}
 else:
     # The database in DATABASE_URL is only where tests connect; they create and drop test_remi.
-    _db["TEST"] = {"NAME": "test_remi"}
+    _db["TEST"] = {"NAME": f"test_remi{_TEST_SUFFIX}"}
     if env_bool("DB_POOL", default=False):
         if _db.get("CONN_MAX_AGE"):
             raise ImproperlyConfigured("DB_POOL=1 needs DB_CONN_MAX_AGE=0.")
@@ -214,6 +225,9 @@ else:
 # --- Channels and Celery ----------------------------------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+#: True inside the test runner: tests start their own Celery workers (tests/workers) and set
+#: their own delays, so the defaults below change for them (an environment variable still wins).
+RUNNING_TESTS = "pytest" in sys.modules
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float]
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -223,19 +237,27 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
-    # Separate `celery worker` processes consume the queue (make worker).
-    CELERY_EMBEDDED_WORKER = False
     # Must exceed the longest countdown plus run time, or Redis redelivers ETA tasks early.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 else:
     # Single-process mode: the in-memory layer and broker only work inside one process, so the
-    # worker will have to run inside daphne. CELERY_EMBEDDED_WORKER records that; nothing
-    # starts an embedded worker yet.
+    # worker runs inside daphne (remi_site/embedded.py).
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
-    CELERY_EMBEDDED_WORKER = True
     # The memory transport polls once a second by default, which delays immediate tasks.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
+
+#: Run a Celery worker in a thread of the server process (remi_site/embedded.py). On by default
+#: without Redis (the memory:// broker is per process); with REDIS_URL, separate `celery worker`
+#: processes consume the queue (make worker). EMBEDDED_WORKER=1/0 overrides.
+CELERY_EMBEDDED_WORKER = env_bool("EMBEDDED_WORKER", default=not REDIS_URL and not RUNNING_TESTS)
+#: Its own queue per parallel test run (see TOX_PARALLEL_ENV above); "celery" otherwise.
+CELERY_TASK_DEFAULT_QUEUE = f"celery{_TEST_SUFFIX}"
+
+#: Seconds a bot waits before each of its moves (a human-like pace).
+BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 0.0 if RUNNING_TESTS else 0.8)
+#: Seconds between a round's end and the first move of the next one (everyone sees the scores).
+ROUND_PAUSE_SECONDS = env_float("ROUND_PAUSE_SECONDS", 0.0 if RUNNING_TESTS else 5.0)
 
 # Redis is also the cache when it is there; otherwise each process has its own memory cache.
 if REDIS_URL:
