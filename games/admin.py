@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import services
+from games.errors import GameError
 from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
 
 
@@ -28,6 +29,26 @@ class ReadOnlyMixin:
         return False
 
 
+def end_stuck_turn(model_admin: admin.ModelAdmin, request: HttpRequest, match: Match, logged: Any) -> None:
+    """Play the current seat's turn with the normal bot (``services.turn_end_stuck``).
+
+    The outcome goes to the staff user as a message, and into the admin log on ``logged`` (the
+    match, or the room the action was run from).
+    """
+    seat = match.state.get("turn")
+    try:
+        version = services.turn_end_stuck(match_id=match.pk)
+    except GameError as error:
+        model_admin.message_user(request, f"{match}: the turn was not ended ({error}).", messages.WARNING)
+        return
+    text = (
+        f"Ended the stuck turn of seat {seat} in {match}: the normal bot played it as a stand-in "
+        f"(now version {version})."
+    )
+    model_admin.log_change(request, logged, text)
+    model_admin.message_user(request, text, messages.SUCCESS)
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -39,12 +60,23 @@ class RoomAdmin(admin.ModelAdmin):
     list_filter = ("status", "variant", "ranked")
     search_fields = ("name", "join_code")
     inlines = (SeatInline,)
-    actions = ("close_rooms",)
+    actions = ("close_rooms", "end_stuck_turns")
 
     @admin.action(description="Close the selected rooms", permissions=["change"])
     def close_rooms(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
         closed = services.room_close(room_ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(request, f"{closed} room(s) closed.", messages.SUCCESS)
+
+    @admin.action(
+        description="End the stuck turn of the room's match (the bot plays it)", permissions=["change"]
+    )
+    def end_stuck_turns(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
+        for room in queryset:
+            match = room.matches.filter(status=Match.Status.PLAYING).order_by("-number").first()
+            if match is None:
+                self.message_user(request, f"{room}: no match is being played.", messages.WARNING)
+                continue
+            end_stuck_turn(self, request, match, logged=room)
 
 
 @admin.register(Seat)
@@ -89,8 +121,23 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ("status", "room__variant")
     # The secret seeds every deal; the state holds every hand. Neither is shown.
     exclude = ("secret", "state")
-    readonly_fields = ("room", "number", "version", "status", "winners", "finished")
+    readonly_fields = (
+        "room",
+        "number",
+        "version",
+        "status",
+        "winners",
+        "finished",
+        "turn_started",
+        "resume_at",
+    )
     inlines = (RoundInline, MoveRecordInline)
+    actions = ("end_stuck_turns",)
+
+    @admin.action(description="End the stuck turn (the bot plays it as a stand-in)", permissions=["change"])
+    def end_stuck_turns(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        for match in queryset:
+            end_stuck_turn(self, request, match, logged=match)
 
 
 class ScoreLineInline(ReadOnlyMixin, admin.TabularInline):

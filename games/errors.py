@@ -9,6 +9,7 @@ Pure Python: ``games.protocol`` turns these into frames and must not import Djan
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, ClassVar
 
 
@@ -79,6 +80,29 @@ class NotBotTurnError(GameError):
     default_message = "the seat to move is not a bot"
 
 
+class RoundPauseError(GameError):
+    """A round has just ended and the next one is dealt: no move before ``resume_at``."""
+
+    code = "round_pause"
+
+    def __init__(self, resume_at: datetime) -> None:
+        super().__init__("the next round has not started yet")
+        self.resume_at = resume_at
+
+    def fields(self) -> dict[str, Any]:
+        return {"resume_at": epoch_ms(self.resume_at)}
+
+
+class MatchOverError(GameError):
+    code = "match_over"
+    default_message = "the match is over"
+
+
+def epoch_ms(moment: datetime) -> int:
+    """An aware datetime as milliseconds since the Unix epoch (what frames carry)."""
+    return round(moment.timestamp() * 1000)
+
+
 class RoomNotFoundError(GameError):
     code = "room_not_found"
     default_message = "no such room"
@@ -101,6 +125,7 @@ __all__ = [
     "BadOptionsError",
     "GameError",
     "MatchNotFoundError",
+    "MatchOverError",
     "NotBotTurnError",
     "NotOwnerError",
     "NotSeatedError",
@@ -108,6 +133,8 @@ __all__ = [
     "RoomNotFoundError",
     "RoomNotOpenError",
     "RoomNotReadyError",
+    "RoundPauseError",
     "SeatTakenError",
     "StaleVersionError",
+    "epoch_ms",
 ]

@@ -97,6 +97,11 @@ class Match(models.Model):
     winners = models.JSONField(default=list, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    #: When the current turn began (the turn clock, shown to clients; not enforced yet). During a
+    #: pause between rounds it is ``resume_at``: the next turn begins when the pause ends.
+    turn_started = models.DateTimeField(null=True, blank=True)
+    #: Set when a round ends and the next one is dealt: no move is accepted before this time.
+    resume_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"

@@ -9,7 +9,7 @@ one audience each; this module never decides what a seat may see (``engine.view_
 >>> decode_command({"version": 3, "move": {"kind": "fly"}})
 Traceback (most recent call last):
 ...
-games.protocol.MalformedMessageError: unknown move kind 'fly' (draw, take, play, discard)
+games.protocol.MalformedMessageError: unknown move kind 'fly' (draw, take, play, discard, pass, knock)
 >>> command.command_id
 'r1'
 >>> error_frame(MalformedMessageError("bad"), request_id="r1")
@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar
 
 from games.engine import IllegalMoveError, Move, move_from_json
-from games.errors import GameError
+from games.errors import GameError, epoch_ms
 
 RequestId = str | int | None
 
@@ -111,9 +112,44 @@ def ack_frame(request_id: RequestId, *, version: int, duplicate: bool = True) ->
     return {"type": "ack", "id": request_id, "version": version, "duplicate": duplicate}
 
 
-def state_frame(view: Mapping[str, Any], version: int, events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """The game as one audience sees it at ``version``, with the events that led there."""
-    return {"type": "state", "version": version, "view": dict(view), "events": [dict(e) for e in events]}
+def state_frame(
+    view: Mapping[str, Any],
+    version: int,
+    events: Iterable[Mapping[str, Any]],
+    clock: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The game as one audience sees it at ``version``, with the events that led there.
+
+    ``clock`` (see :func:`clock`) is added as a top-level ``"clock"`` when given.
+    """
+    frame: dict[str, Any] = {
+        "type": "state",
+        "version": version,
+        "view": dict(view),
+        "events": [dict(e) for e in events],
+    }
+    if clock is not None:
+        frame["clock"] = dict(clock)
+    return frame
+
+
+def clock(
+    *, turn_seconds: int, turn_started: datetime | None, resume_at: datetime | None, now: datetime
+) -> dict[str, Any]:
+    """The turn clock of a state frame; times are epoch milliseconds.
+
+    ``resume_at`` is only given while a pause between rounds is still running.
+
+    >>> from datetime import UTC
+    >>> start = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> clock(turn_seconds=60, turn_started=start, resume_at=None, now=start)
+    {'turn_seconds': 60, 'turn_started': 1767225600000, 'resume_at': None}
+    """
+    return {
+        "turn_seconds": turn_seconds,
+        "turn_started": None if turn_started is None else epoch_ms(turn_started),
+        "resume_at": epoch_ms(resume_at) if resume_at is not None and resume_at > now else None,
+    }
 
 
 __all__ = [
@@ -121,6 +157,7 @@ __all__ = [
     "Command",
     "MalformedMessageError",
     "ack_frame",
+    "clock",
     "decode_command",
     "error_frame",
     "state_frame",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import OuterRef, QuerySet, Subquery
+from django.utils import timezone
 
 from games import engine, protocol
 from games.errors import MatchNotFoundError, RoomNotFoundError
@@ -22,11 +24,44 @@ def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | Non
 
 def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
     """The state frame ``user`` may see now: their seat's view, or the spectators' view."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.objects.select_related("room").filter(pk=match_id).first()
     if match is None:
         raise MatchNotFoundError()
     seat = seat_index_for(room_id=match.room_id, user=user)
-    return protocol.state_frame(engine.view_for(match.game_state(), seat), match.version, [])
+    return protocol.state_frame(
+        engine.view_for(match.game_state(), seat), match.version, [], clock=match_clock(match)
+    )
+
+
+def match_clock(match: Match) -> dict[str, Any]:
+    """The ``clock`` of the match's frames: the room's turn time, when the turn began, the pause.
+
+    The one place a frame's clock is built, for the frames sent after a move and on request.
+    """
+    return protocol.clock(
+        turn_seconds=match.room.turn_seconds,
+        turn_started=match.turn_started,
+        resume_at=match.resume_at,
+        now=timezone.now(),
+    )
+
+
+def matches_waiting_for_a_bot() -> list[tuple[int, int, datetime | None]]:
+    """(match id, version, resume_at) of every match being played whose turn is a bot's."""
+    waiting = []
+    playing = Match.objects.filter(status=Match.Status.PLAYING).only(
+        "pk", "room_id", "version", "state", "resume_at"
+    )
+    bot_seats = set(
+        Seat.objects.filter(room__matches__status=Match.Status.PLAYING, is_bot=True).values_list(
+            "room_id", "index"
+        )
+    )
+    for match in playing:
+        turn = match.state.get("turn")
+        if (match.room_id, turn) in bot_seats:
+            waiting.append((match.pk, match.version, match.resume_at))
+    return waiting
 
 
 def room_list_open() -> QuerySet[Room]:

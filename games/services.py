@@ -3,16 +3,24 @@
 Each service is one transaction. A move locks its ``Match`` row
 (``select_for_update(no_key=True)``), checks the version the client saw, lets the engine decide,
 then writes the new state, the move log and, at the end of a round, the scores and the revealed
-seed. Frames go out in ``transaction.on_commit``, so nobody hears of a move that was rolled back.
+seed. Frames go out in ``transaction.on_commit``, so nobody hears of a move that was rolled back;
+in the same callback, when the seat to move next is a bot, its move is queued as a Celery task
+(``games.tasks.bot_move``) for the new version.
+
+Between rounds there is a pause (``ROUND_PAUSE_SECONDS``): the move that ends a round deals the
+next one and sets ``Match.resume_at``; no move is accepted before then (``RoundPauseError``).
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -24,6 +32,7 @@ from games.errors import (
     AlreadySeatedError,
     BadOptionsError,
     MatchNotFoundError,
+    MatchOverError,
     NotBotTurnError,
     NotOwnerError,
     NotSeatedError,
@@ -31,10 +40,13 @@ from games.errors import (
     RoomNotFoundError,
     RoomNotOpenError,
     RoomNotReadyError,
+    RoundPauseError,
     SeatTakenError,
     StaleVersionError,
 )
 from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+
+logger = logging.getLogger(__name__)
 
 _JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed
 TURN_SECONDS_RANGE = (5, 3600)
@@ -175,7 +187,7 @@ def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Ma
         secret = secrets.token_bytes(32)
         state = engine.new_game(room.rules(), names, secret)
         number = (room.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        match = Match(room=room, number=number, version=0, secret=secret)
+        match = Match(room=room, number=number, version=0, secret=secret, turn_started=timezone.now())
         match.set_game_state(state)
         match.save()
         Round.objects.create(
@@ -203,6 +215,12 @@ def _check_version(match: Match, expected_version: int) -> None:
         raise StaleVersionError(current=match.version)
 
 
+def _check_not_paused(match: Match) -> None:
+    """Refuse a move while the pause between two rounds runs."""
+    if match.resume_at is not None and timezone.now() < match.resume_at:
+        raise RoundPauseError(resume_at=match.resume_at)
+
+
 class AlreadyApplied(int):
     """What ``move_submit`` returns for a command id already recorded: the current version.
 
@@ -225,7 +243,8 @@ def move_submit(
     with that id in this match (a command resent after a reconnect), nothing is applied and the
     current version comes back as an ``AlreadyApplied``; the version is not checked then.
 
-    Raises NotSeatedError, StaleVersionError, or the engine's IllegalMoveError (nothing saved).
+    Raises NotSeatedError, StaleVersionError, RoundPauseError (before the next round may start),
+    or the engine's IllegalMoveError (nothing saved).
     """
     with transaction.atomic():
         match = _match_locked(match_id)
@@ -239,6 +258,7 @@ def move_submit(
         ):
             return AlreadyApplied(match.version)
         _check_version(match, expected_version)
+        _check_not_paused(match)
         state = match.game_state()
         transition = engine.apply_move(state, seat, move)
         _record(
@@ -257,7 +277,8 @@ def bot_move_play(*, match_id: int, expected_version: int) -> int:
     """Play the move of the bot whose turn it is; returns the new version.
 
     ``expected_version`` is the version the bot's task was scheduled for: if anyone has moved
-    since, StaleVersionError and nothing happens.
+    since, StaleVersionError and nothing happens. NotBotTurnError when the seat to move is a
+    person's or the match is over; RoundPauseError before the next round may start.
     """
     with transaction.atomic():
         match = _match_locked(match_id)
@@ -266,10 +287,46 @@ def bot_move_play(*, match_id: int, expected_version: int) -> int:
         seat = state.turn
         if state.is_over or not Seat.objects.filter(room_id=match.room_id, index=seat, is_bot=True).exists():
             raise NotBotTurnError()
+        _check_not_paused(match)
         move, transition = _bot_choice(state, seat)
         _record(
             match=match, before=state, seat=seat, move=move, transition=transition, actor=MoveRecord.Actor.BOT
         )
+    return match.version
+
+
+#: A turn is a few moves (draw, plays, discard); a stand-in stops after this many in any case.
+_MAX_MOVES_PER_TURN = 20
+
+
+def turn_end_stuck(*, match_id: int) -> int:
+    """Staff action: play the rest of the current seat's turn with the normal bot; the new version.
+
+    The bot decides from that seat's view only (as ``bot_move_play``) and every move is logged
+    with the ``standin`` actor. It plays until the turn passes to another seat, the round ends
+    or the match is over. No version check (staff act on whatever is current), but under the row
+    lock. Raises MatchOverError for a finished match and RoundPauseError during a pause.
+    """
+    with transaction.atomic():
+        match = _match_locked(match_id)
+        state = match.game_state()
+        if match.status != Match.Status.PLAYING or state.is_over:
+            raise MatchOverError()
+        _check_not_paused(match)
+        seat, round_no = state.turn, state.round_no
+        for _ in range(_MAX_MOVES_PER_TURN):
+            move, transition = _bot_choice(state, seat)
+            _record(
+                match=match,
+                before=state,
+                seat=seat,
+                move=move,
+                transition=transition,
+                actor=MoveRecord.Actor.STANDIN,
+            )
+            state = transition.state
+            if state.is_over or state.turn != seat or state.round_no != round_no:
+                break
     return match.version
 
 
@@ -316,7 +373,8 @@ def _record(
     now = timezone.now()
     for result in after.results[len(before.results) :]:
         _round_close(match=match, result=result, now=now)
-    update_fields = ["state", "version"]
+    update_fields = ["state", "version", "turn_started", "resume_at"]
+    match.resume_at = None
     if after.is_over:
         match.status = Match.Status.FINISHED
         match.winners = list(after.winners)
@@ -327,6 +385,11 @@ def _record(
         Round.objects.create(
             match=match, number=after.round_no, commitment=_commitment(match.secret_bytes, after.round_no)
         )
+        # The next round is dealt; everyone gets a moment with the scores before it starts.
+        if settings.ROUND_PAUSE_SECONDS > 0:
+            match.resume_at = now + timedelta(seconds=settings.ROUND_PAUSE_SECONDS)
+    if after.turn != before.turn or after.round_no != before.round_no:
+        match.turn_started = match.resume_at or now
     match.save(update_fields=update_fields)
     _publish_after_commit(match=match, state=after, events=transition.events)
 
@@ -354,11 +417,75 @@ def _round_close(*, match: Match, result: Any, now: Any) -> None:
 
 
 def _publish_after_commit(*, match: Match, state: engine.GameState, events: Any) -> None:
-    # Plain values only (the state is immutable): never close over a model instance.
+    """After commit: every audience gets its frame, then the bot to move (if any) is scheduled."""
+    bot_to_move = not state.is_over and (
+        Seat.objects.filter(room_id=match.room_id, index=state.turn, is_bot=True).exists()
+    )
+    # Plain values only (the state is immutable): never close over a model instance. One
+    # callback per change, which publishes and then schedules.
     callback = partial(
-        broadcast.publish, match_id=match.pk, state=state, version=match.version, events=tuple(events)
+        _after_commit,
+        match_id=match.pk,
+        state=state,
+        version=match.version,
+        events=tuple(events),
+        clock=selectors.match_clock(match),
+        bot_to_move=bot_to_move,
+        resume_at=match.resume_at,
     )
     transaction.on_commit(callback, robust=True)
+
+
+def _after_commit(
+    *,
+    match_id: int,
+    state: engine.GameState,
+    version: int,
+    events: tuple[engine.Event, ...],
+    clock: dict[str, Any],
+    bot_to_move: bool,
+    resume_at: datetime | None,
+) -> None:
+    try:
+        broadcast.publish(match_id=match_id, state=state, version=version, events=events, clock=clock)
+    finally:
+        if bot_to_move:
+            bot_move_schedule(match_id=match_id, version=version, resume_at=resume_at)
+
+
+# --- bots on Celery: scheduling and the start-up sweep ----------------------------------------
+
+
+def bot_move_schedule(*, match_id: int, version: int, resume_at: datetime | None = None) -> None:
+    """Queue the bot's move at ``version``: after ``BOT_MOVE_DELAY``, or when the pause ends.
+
+    Call it only once the version is committed (a worker must find it). Scheduling twice is
+    harmless: the second task finds the version moved on, and does nothing.
+    """
+    from games import tasks  # games.tasks imports this module
+
+    delay = settings.BOT_MOVE_DELAY
+    if resume_at is not None:
+        delay = max(delay, (resume_at - timezone.now()).total_seconds())
+    if delay > 0:
+        tasks.bot_move.apply_async((match_id, version), countdown=delay)
+    else:
+        tasks.bot_move.apply_async((match_id, version))
+
+
+def resume_pending() -> int:
+    """Schedule the bot's move of every match waiting for one (the worker start-up sweep).
+
+    A restarted server has lost the tasks it queued in memory, and a worker killed hard holds its
+    tasks until the broker's visibility timeout: this sets every such table moving again, from
+    the database. Returns how many matches were scheduled.
+    """
+    waiting = selectors.matches_waiting_for_a_bot()
+    for match_id, version, resume_at in waiting:
+        bot_move_schedule(match_id=match_id, version=version, resume_at=resume_at)
+    if waiting:
+        logger.info("resumed %d table(s) waiting for a bot", len(waiting))
+    return len(waiting)
 
 
 # --- site pages: opening a room seated, starting from the room page ----------------------------
