@@ -65,8 +65,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--think",
         type=float,
-        default=1.0,
-        help="seconds a player waits before moving, on average (default 1.0; 0: as fast as possible)",
+        default=2.0,
+        help="seconds a player waits before moving, on average (default 2: a brisk game, where a turn "
+        "is a draw and a discard; 0: as fast as possible)",
     )
     parser.add_argument("--player", choices=("simple", "bot"), default="simple", help="how moves are chosen")
     parser.add_argument("--echo-sockets", type=int, default=20, help="sockets timing ws/echo/ (default 20)")
@@ -181,6 +182,8 @@ class Stats:
     finished_matches: int = 0
     connect_seconds: float = 0.0
     play_seconds: float = 0.0
+    load_before: float = 0.0
+    load_after: float = 0.0
 
 
 class Socket:
@@ -192,7 +195,9 @@ class Socket:
         self.seat = seat
         self.latest: dict[str, Any] | None = None
         self.errors: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.reader = asyncio.create_task(self.read())
+        self.reader = asyncio.create_task(
+            self.read() if not isinstance(ws, BaseException) else asyncio.sleep(0)
+        )
 
     async def read(self) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -276,12 +281,17 @@ class TableRun:
 
     async def move(self, mover: Socket, version: int, view: dict[str, Any]) -> float | None:
         """Send the mover's move; the seconds until every seat has the next version, or None."""
+        from websockets.exceptions import ConnectionClosed
+
         candidates = await self.choose(view)
         attempt = 0
         while attempt < len(candidates):
             command = {"type": "move", "id": f"{version}.{attempt}", "version": version}
             sent = time.perf_counter()
-            await mover.ws.send(json.dumps({**command, "move": candidates[attempt]}))
+            try:
+                await mover.ws.send(json.dumps({**command, "move": candidates[attempt]}))
+            except ConnectionClosed:
+                return None  # counted by the socket's reader
             answered = await self.wait_for(lambda: self.everyone_at(version + 1) or not mover.errors.empty())
             if self.everyone_at(version + 1):
                 return max(self.arrivals[version + 1].get(s.seat, sent) for s in self.sockets) - sent
@@ -329,6 +339,15 @@ async def _connect(url: str, origin: str, cookie: str, cookie_name: str, gate: a
 
 async def echo_loop(ws: Any, stats: Stats, interval: float, stop: asyncio.Event) -> None:
     """Ping ws/echo/ until ``stop``; one message in flight at a time."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        await _echo(ws, stats, interval, stop)
+    except ConnectionClosed as closed:
+        stats.errors[f"echo socket closed ({closed.rcvd.code if closed.rcvd else 'no code'})"] += 1
+
+
+async def _echo(ws: Any, stats: Stats, interval: float, stop: asyncio.Event) -> None:
     sequence = 0
     await asyncio.sleep(random.uniform(0, interval))
     while not stop.is_set():
@@ -350,7 +369,7 @@ async def echo_loop(ws: Any, stats: Stats, interval: float, stop: asyncio.Event)
 
 
 async def run(plans: Sequence[Plan], cookie_name: str, args: argparse.Namespace) -> Stats:
-    stats = Stats()
+    stats = Stats(load_before=os.getloadavg()[0])
     ws_base, origin = _ws_base(args.url)
     gate = asyncio.Semaphore(args.connect_concurrency)
 
@@ -364,34 +383,43 @@ async def run(plans: Sequence[Plan], cookie_name: str, args: argparse.Namespace)
 
     tables = [TableRun(plan, stats, args, choose) for plan in plans]
     started = time.perf_counter()
-    try:
-        connections = await asyncio.gather(
-            *(
-                _connect(f"{ws_base}/ws/match/{plan.match_id}/", origin, cookie, cookie_name, gate)
-                for plan in plans
-                for cookie in plan.cookies
-            )
-        )
-        echo_plans = [plans[i % len(plans)] for i in range(args.echo_sockets)] if plans else []
-        echoes = await asyncio.gather(
-            *(
-                _connect(f"{ws_base}/ws/echo/", origin, plan.cookies[0], cookie_name, gate)
-                for plan in echo_plans
-            )
-        )
-    except Exception as error:  # a refused handshake, a server that is not there
-        stats.errors[f"connect: {type(error).__name__}: {error}"] += 1
-        return stats
+    connections = await asyncio.gather(
+        *(
+            _connect(f"{ws_base}/ws/match/{plan.match_id}/", origin, cookie, cookie_name, gate)
+            for plan in plans
+            for cookie in plan.cookies
+        ),
+        return_exceptions=True,
+    )
+    echo_plans = [plans[i % len(plans)] for i in range(args.echo_sockets)] if plans else []
+    echoes = await asyncio.gather(
+        *(_connect(f"{ws_base}/ws/echo/", origin, plan.cookies[0], cookie_name, gate) for plan in echo_plans),
+        return_exceptions=True,
+    )
     stats.connect_seconds = time.perf_counter() - started
+    for failed in (c for c in (*connections, *echoes) if isinstance(c, BaseException)):
+        stats.errors[f"connect: {type(failed).__name__}: {failed}"] += 1  # a refused or failed handshake
     per_table = iter(connections)
     for table in tables:
         table.sockets = [Socket(next(per_table), table, seat) for seat in range(len(table.plan.cookies))]
+    # A table plays only if all its players are connected; the others' sockets are closed.
+    playing = [t for t in tables if not any(isinstance(s.ws, BaseException) for s in t.sockets)]
+    for table in tables:
+        if table not in playing:
+            stats.errors["table not started: a player could not connect"] += 1
+            table.closing = True
+            for s in table.sockets:
+                if not isinstance(s.ws, BaseException):
+                    await s.ws.close()
+    echoes = [ws for ws in echoes if not isinstance(ws, BaseException)]
+    tables = playing
 
     stop = asyncio.Event()
     echo_tasks = [asyncio.create_task(echo_loop(ws, stats, args.echo_interval, stop)) for ws in echoes]
     started = time.perf_counter()
     await asyncio.gather(*(table.play() for table in tables))
     stats.play_seconds = time.perf_counter() - started
+    stats.load_after = os.getloadavg()[0]
     stop.set()
     for task in echo_tasks:
         try:
@@ -454,6 +482,8 @@ def report(args: argparse.Namespace, stats: Stats, setup_seconds: float) -> str:
             f"echo round trip through Channels (ws/echo/, {args.echo_sockets} sockets): "
             f"{_latency_line(stats.echo_latencies)}",
             f"errors: {errors}{details}",
+            f"machine: {os.cpu_count()} CPUs, load average {stats.load_before:.1f} before and "
+            f"{stats.load_after:.1f} after the play (this client and everything else included)",
         ]
     )
 
