@@ -5,6 +5,10 @@ draw and discard, the knock, the defender's reply, void deals, and the match set
 say only how they differ); :class:`GinFlow` is its turn cycle (the :class:`~games.engine.flow.Flow`
 hook). Deadwood is computed on bitmasks by :mod:`games.engine.deadwood`.
 
+**Seats.** ``state.first`` is the non-dealer, who is offered the up-card first and so plays first;
+the other seat deals. Phases: the offer and the draw are ``"draw"``, after drawing and the
+defender's reply ``"play"``; ``state.extra["step"]`` says which (below).
+
 **A deal, move by move** (JSON forms of the moves in brackets):
 
 1. *The up-card offer* (GIN-7/8, GIN-Q4). The 21st card starts the face-up pile and is offered to
@@ -52,7 +56,10 @@ settlement is in ``view["gin"]["settlement"]`` and in the notes of the last deal
 ``passed`` (seats that declined the up-card), ``stock_only``, ``taken`` (the card taken from the
 face-up pile this turn), ``knock`` (``seat``, ``discard``, ``points``, ``gin``, ``melds``: table meld
 ids, and ``best``: the defender's optimum, which is hidden), ``won`` (deals won per seat), and
-``columns`` (Oklahoma), ``settlement`` (at the end). ``view_for`` shows all of it but ``best``.
+``columns`` (Oklahoma), ``settlement`` (at the end). ``view_for`` shows all of it but ``best`` in
+``view["gin"]`` (a finished column with its ``result``); ``view["you"]`` adds the seat's own
+``deadwood`` (after its best discard when it holds 11), ``best_melds`` and ``knock_discards``. A
+deal's final table (melds with who placed each card) is in its ``round_over`` event.
 """
 
 from __future__ import annotations
