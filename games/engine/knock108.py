@@ -338,6 +338,10 @@ class Knock108Flow:
             }
             for seat in range(players):
                 _pay(extra, _entry(round_no, "entry", seat, "pool", stake))
+        carry: list[dict[str, Any]] = [{"points": 0, "notes": []} for _ in range(players)]
+        if round_no == 1 and not state.results:
+            for item in carry:
+                item["notes"] = [f"entry stake: {_stake(state.rules)} chips into the pool (K108-22)"]
         active = list(extra["active"])
         # One card at a time from the dealer's left, the dealer last: 10 each, the dealer 11
         # (K108-5). With every seat in, this is exactly turn.deal_cards, so verify_deal agrees.
@@ -357,7 +361,7 @@ class Knock108Flow:
             taken=None,
             knock=None,
             queue=[],
-            carry=[{"points": 0, "notes": []} for _ in range(players)],
+            carry=carry,
         )
         turn = first
         phase: Phase = "play"
@@ -656,9 +660,10 @@ class Knock108Flow:
     def _void(self, state: GameState, events: list[Event]) -> Transition:
         lines = []
         jumps, notes = _carried(state)
+        chips = _round_chips(state.extra, state.round_no, state.players)
         for seat in range(state.players):
             note = ["void deal: two cards left in the stock (K108-Q16)", *notes[seat]]
-            lines.append(ScoreLine(seat, jumps[seat], notes=tuple(note)))
+            lines.append(ScoreLine(seat, jumps[seat], notes=tuple(note), chips=chips[seat]))
         hands = tuple(_full_hand(state, seat) for seat in range(state.players))
         result = RoundResult(state.round_no, state.first, "void", None, tuple(lines), state.totals, hands)
         extra = _extra(state)
@@ -755,6 +760,7 @@ class Knock108Flow:
         for seat in out_now:
             active[seat] = False
             notes[seat].append(f"over {RULE_LIMIT}: out of the game (K108-25)")
+        chips = _round_chips(extra, state.round_no, state.players)
         lines = tuple(
             ScoreLine(
                 seat,
@@ -762,6 +768,7 @@ class Knock108Flow:
                 hand=hand_points[seat],
                 bonus=bonus[seat],
                 notes=tuple(notes[seat]),
+                chips=chips[seat],
             )
             for seat in range(state.players)
         )
@@ -810,10 +817,29 @@ class Knock108Flow:
         pool = int(extra["pool"])
         share, rest = divmod(pool, len(winners))
         # Ties split the pool (K108-Q14); an odd chip goes to the first winners in seat order.
+        taken = [0] * state.players
         for index, seat in enumerate(sorted(winners)):
-            amount = share + (1 if index < rest else 0)
-            if amount:
-                _pay(extra, _entry(state.round_no, "pool", "pool", seat, amount))
+            taken[seat] = share + (1 if index < rest else 0)
+            if taken[seat]:
+                _pay(extra, _entry(state.round_no, "pool", "pool", seat, taken[seat]))
+        # The last deal's lines and its round_over event show the pool going to the winners.
+        last = state.results[-1]
+        lines = tuple(
+            replace(
+                line,
+                chips=(line.chips or 0) + taken[line.seat],
+                notes=(*line.notes, f"takes the pool: +{taken[line.seat]} chips (K108-28)"),
+            )
+            if line.seat in winners
+            else line
+            for line in last.lines
+        )
+        last = replace(last, lines=lines)
+        state = replace(state, results=(*state.results[:-1], last))
+        events = [
+            _round_over_event(state, last, str(e.data["result"])) if e.kind == "round_over" else e
+            for e in events
+        ]
         events.append(
             public(
                 "match_over", winners=sorted(winners), totals=list(state.totals), pool=pool, rule="K108-28"
@@ -1024,6 +1050,19 @@ def _full_hand(state: GameState, seat: int) -> tuple[Card, ...]:
         if table_meld.owner == seat:
             cards.extend(card.bare() for card in table_meld.cards)
     return tuple(cards)
+
+
+def _round_chips(extra: Mapping[str, Any], round_no: int, players: int) -> list[int]:
+    """Each seat's chips won (+) or paid (-) in deal ``round_no``, from the ledger."""
+    out = [0] * players
+    for entry in extra["ledger"]:
+        if entry["round"] != round_no:
+            continue
+        if entry["from"] != "pool":
+            out[entry["from"]] -= entry["amount"]
+        if entry["to"] != "pool":
+            out[entry["to"]] += entry["amount"]
+    return out
 
 
 def _carried(state: GameState) -> tuple[list[int], list[list[str]]]:

@@ -92,9 +92,10 @@ def test_bot_matches_of_two_to_six_players_end_with_a_winner_who_takes_the_pool(
         paid_out = [e for e in ledger if e["from"] == "pool"]
         assert sum(e["amount"] for e in paid_out) == paid_in
         assert sorted({e["to"] for e in paid_out}) == sorted(state.winners)
-        # The score lines add up to the records.
+        # The score lines add up to the records and the chips.
         for seat in range(players):
             assert sum(r.lines[seat].points for r in state.results) == state.totals[seat]
+            assert sum(r.lines[seat].chips or 0 for r in state.results) == extra["chips"][seat]
     assert not bot.anomalies
     # Bots knock, go gin, hold special hands, drop out and buy back in.
     assert seen["knock"] > MATCHES

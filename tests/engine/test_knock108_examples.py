@@ -103,6 +103,10 @@ def test_k108_dx1_knock_stakes_half_to_the_knocker_half_to_the_pool() -> None:
     kinds = [(e["kind"], e["from"], e["to"], e["amount"]) for e in state.extra["ledger"] if e["round"] == 1]
     assert ("knock", 1, 0, 5) in kinds
     assert ("knock", 1, "pool", 5) in kinds
+    # The score lines carry each seat's chips of the deal (the first deal: with the entry stake).
+    lines = state.results[-1].lines
+    assert [line.chips for line in lines] == chips(state)
+    assert "entry stake: 10 chips into the pool (K108-22)" in lines[1].notes
 
 
 def test_k108_dx2_gin_one_stake_and_full_sequence_four_stakes_from_each_opponent() -> None:
@@ -196,6 +200,9 @@ def test_k108_dx6_the_last_player_in_wins_the_whole_pool() -> None:
     # The pool: 4 entry stakes + the knock's half stakes into it, all to P2.
     assert chips(state)[1] == -10 + 10 + 40 + 10
     assert sum(chips(state)) == 0
+    line = state.results[-1].lines[1]
+    assert line.chips == chips(state)[1]
+    assert "takes the pool: +50 chips (K108-28)" in line.notes
 
 
 # --- cards, melds, values -------------------------------------------------------------------------

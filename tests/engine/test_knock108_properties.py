@@ -335,6 +335,16 @@ def _check_books(state: GameState) -> None:
     assert pool >= 0
     if state.phase == "over":
         assert pool == 0
+    # The score lines carry the chips of their deal; what is not in a line yet belongs to the deal
+    # being played (a buy-back before it).
+    scored = {result.round_no for result in state.results}
+    in_lines = [sum(r.lines[s].chips or 0 for r in state.results) for s in range(state.players)]
+    pending = [0] * state.players
+    for entry in extra["ledger"]:
+        if entry["round"] not in scored:
+            assert entry["kind"] in ("entry", "buy_back")
+            pending[entry["from"]] -= entry["amount"]
+    assert [a + b for a, b in zip(in_lines, pending, strict=True)] == list(extra["chips"])
     # Who is in: nobody over the limit; a seat out holds no cards.
     for seat, active in enumerate(extra["active"]):
         if active:
