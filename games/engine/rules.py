@@ -147,6 +147,9 @@ class Rules:
     #: declarations do not bind); "all_missing": a three-card set's joker only for both missing
     #: cards, a four-card set's never (R40-22/23).
     set_joker_exchange: ClassVar[Literal["suit", "all_missing"]] = "suit"
+    #: End the round void when no seat can ever go out: every hand too small for a new meld and no
+    #: card off the table fits a table meld (a reshuffled stock would go round for ever, R40-Q15).
+    end_when_stuck: ClassVar[bool] = False
     #: Rule ids the shared cycle cites in its messages, where they differ from Remik 51's / Remi's.
     rule_ids: ClassVar[Mapping[str, str]] = {}
 

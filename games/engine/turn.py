@@ -732,7 +732,42 @@ def _discard(state: GameState, seat: int, wanted: Card) -> Transition:
         turn_joker_laid=False,
     )
     events.append(public("turn", seat=nxt))
+    if state.rules.end_when_stuck and stuck(state):
+        events.append(public("stuck", rule=_rule(state.rules, "stuck", "R40-Q15")))
+        return _end_round(state, "void", None, events)
     return Transition(state, tuple(events))
+
+
+def stuck(state: GameState) -> bool:
+    """True if no seat can ever go out again.
+
+    A new meld needs three cards and one more to discard, so a hand of two cards or fewer at the
+    start of a turn can only go out by laying off. If no card off the table (hands, stock, pile)
+    fits any table meld and no joker on the table can be exchanged back into play, nothing on the
+    table can change either, so the round could never end.
+    """
+    if any(len(hand) > 2 for hand in state.hands):
+        return False
+    rules = state.rules
+    held = [card for hand in state.hands for card in hand]
+    outside = {card.face: card for card in (*state.stock, *state.discard, *held)}
+    for table_meld in state.melds:
+        meld = table_meld.meld
+        for slot, rep in zip(meld.cards, meld.represented, strict=True):
+            exchangeable = meld.kind == "run" or rules.set_joker_exchange == "suit"
+            if slot.is_joker and exchangeable and rep.face in outside:
+                return False
+        for card in outside.values():
+            if card.is_joker and not rules.joker_layoff:
+                continue
+            try:
+                extend_meld(meld, card.bare(), rules.policy)
+            except errors.JokerUndeclaredError:
+                return False  # a joker that fits at either end of a run
+            except errors.InvalidMeldError:
+                continue
+            return False
+    return True
 
 
 # --- end of a round ----------------------------------------------------------------------------
@@ -822,5 +857,6 @@ __all__ = [
     "end_match",
     "may_build",
     "new_game",
+    "stuck",
     "table_points",
 ]

@@ -90,13 +90,50 @@ def test_r40_q15_with_nothing_to_rebuild_the_stock_from_the_pool_is_returned() -
     assert view_for(new, None)["prize_pool"]["net"] == [0, 0]
 
 
+def test_r40_q15_a_game_nobody_can_ever_finish_ends_void_and_the_pool_is_returned() -> None:
+    # Two players with one card each; the table holds only four-card sets, so nothing can ever be
+    # built on and no new meld can be made: without this, the reshuffled stock would go round for ever.
+    sets = [(s % 2, f"{rank}S {rank}H {rank}D {rank}C") for s, rank in enumerate("23456789TJQKA")]
+    sets += [(s % 2, f"{rank}S {rank}H {rank}D {rank}C") for s, rank in enumerate("3456789TJQ")]
+    state = position(
+        R40,
+        hands=["2C 2D", "KH"],
+        melds=sets,
+        discard="JK",
+        stock="AS",
+        turn=0,
+        phase="play",
+        rest="stock",
+    )
+    assert [len(h) for h in state.hands] == [2, 1]
+    result = apply_move(state, 0, discard("2D"))
+    assert [e.kind for e in result.events][-3:] == ["stuck", "round_over", "match_over"]
+    last = result.state.results[-1]
+    assert (last.ended, last.winner) == ("void", None)
+    assert [line.chips for line in last.lines] == [100, 100]
+    # While a card could still be built on (the joker, onto a set of three), play goes on.
+    state = position(
+        R40,
+        hands=["2C 2D", "KH"],
+        melds=[*sets[:-1], (1, "QS QH QD")],
+        discard="JK",
+        stock="AS",
+        turn=0,
+        phase="play",
+        rest="stock",
+    )
+    new = apply_move(state, 0, discard("2D")).state
+    assert new.results == ()
+    assert (new.turn, new.phase) == (1, "draw")
+
+
 # --- values ---------------------------------------------------------------------------------------
 
 
 def test_r40_q2_the_ace_is_low_or_high_never_round_the_corner_nor_at_both_ends() -> None:
     assert R40.meld_points("QS KS AS") == 31
     # R40-5: the source gives the ace 11 towards the 40 wherever it lies; R40-Q2's low ace at 1 is
-    # the table option low_ace_value (see the README's notes on where the source wins).
+    # the table option low_ace_value (see the module note of variants/remik40.py).
     assert R40.meld_points("AS 2S 3S") == 16
     assert variant("remik40", low_ace_value=1).meld_points("AS 2S 3S") == 6
     assert variant("remik40", lowAceValue=1).meld_points("QS KS AS") == 31

@@ -1,6 +1,12 @@
 """Remik 40 (``../shared/rules/remik40.md``): a first meld of 40, joker recovery, "Remik" (+25 to the
 others) and a prize pool in site chips. One game (*partia*) is one round (R40-Q11).
 
+Where the source wins over the English file: R40-Q2 counts a low ace (A-2-3) as 1 towards the 40,
+but the source's opening values say "the ace is worth 11 points" with no exception, so the ace
+counts 11 wherever it lies; ``low_ace_value=1`` is the table option for R40-Q2's reading. Beyond
+R40-Q15: a game nobody can ever finish (every hand of two cards or fewer, and no card off the table
+fits any meld on it) ends void with the pool returned, as when the stock cannot be rebuilt.
+
 >>> rules = variant("remik40")
 >>> rules.meld_points("7H JK 9H"), rules.hand_points("JK")                  # R40-EX2
 (24, 15)
@@ -114,6 +120,7 @@ class Remik40(Rules):
     joker_layoff = True  # R40-Q14
     first_player_draws = True  # R40-Q13: 13 cards each, everyone draws; no up-card
     stock_out = "reshuffle"  # R40-11
+    end_when_stuck = True  # beyond R40-Q15: a game nobody can finish ends void, the pool returned
     lower_wins = True
     rule_ids: ClassVar[Mapping[str, str]] = {
         "take_top": "R40-Q5",
@@ -126,6 +133,7 @@ class Remik40(Rules):
         "opening": "R40-18",
         "layoff": "R40-19",
         "reshuffle": "R40-11",
+        "stuck": "R40-Q15",
     }
 
     def check_options(self, options: Mapping[str, Any]) -> None:
@@ -181,7 +189,8 @@ class Remik40(Rules):
     def score_round(self, facts: RoundFacts) -> tuple[ScoreLine, ...]:
         pool = int(self._options["stake"]) * facts.players
         if facts.ended != "went_out" or facts.winner is None:
-            # R40-Q15: nothing left to rebuild the stock from: no winner, the pool is returned.
+            # R40-Q15: nothing left to rebuild the stock from (or nobody can ever go out): no
+            # winner, the pool is returned.
             stake = int(self._options["stake"])
             note = ("no winner: the pool is returned (R40-Q15)",)
             return tuple(ScoreLine(seat, 0, notes=note, chips=stake) for seat in range(facts.players))
