@@ -63,8 +63,24 @@ REMI_OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"rounds": 1},
     {"opening": "classic", "target": 150},
 )
+R500_OPTION_SETS: tuple[dict[str, Any], ...] = (
+    {},
+    {"two_decks_for_four": True},
+    {"target": 100},
+    {"max_players": 3, "target": 60},
+)
+R40_OPTION_SETS: tuple[dict[str, Any], ...] = (
+    {},
+    {"low_ace_value": 1},
+    {"max_jokers_per_meld": 2},
+    {"stake": 250, "winner_share_2": 100, "winner_share_3": 90, "winner_share_4": 80},
+    {"max_players": 2},
+)
 RULE_SETS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
-    [("remik51", o) for o in R51_OPTION_SETS] + [("remi", o) for o in REMI_OPTION_SETS]
+    [("remik51", o) for o in R51_OPTION_SETS]
+    + [("remi", o) for o in REMI_OPTION_SETS]
+    + [("rummy500", o) for o in R500_OPTION_SETS]
+    + [("remik40", o) for o in R40_OPTION_SETS]
 )
 
 
@@ -248,7 +264,7 @@ def play(recipe: Recipe) -> Playthrough:
     return pt
 
 
-NAMES = ("Ana", "Bogdan", "Cezar", "Dana", "Emil", "Filip")
+NAMES = ("Ana", "Bogdan", "Cezar", "Dana", "Emil", "Filip", "Gosia", "Henryk")
 
 
 @st.composite
@@ -380,6 +396,74 @@ def _remi_stock_out(seed: int) -> GameState:
     )
 
 
+def _r500_deep_take(seed: int) -> GameState:
+    """R500-9/Q6: a long fanned pile; seat 0 can reach the 9S with 9H 9D from its hand, and the
+    cards above it (7C 8C ...) fit a run with its 5C 6C."""
+    return position(
+        variant("rummy500"),
+        hands=["9H 9D 5C 6C 2S", "KS KH 3D", "AH 2H 4S"],
+        discard="4C 9S 7C 8C 2D KC QD",
+        melds=[(1, "TS JS QS")],
+        turn=0,
+        phase="draw",
+        seed=seed,
+    )
+
+
+def _r500_stock_out(seed: int) -> GameState:
+    """R500-Q7: the stock is empty; the pile can still be taken, else a draw ends the deal."""
+    runs = [(i % 2, _FULL_RUN.format(s=suit)) for i, suit in enumerate("SHD")]
+    return position(
+        variant("rummy500"),
+        hands=["2C 3C 9C", "5C 6C JC"],
+        melds=runs,
+        discard="AC 4C 7C 8C TC QC",
+        stock="KC",
+        turn=0,
+        phase="draw",
+        seed=seed,
+    )
+
+
+def _r40_recovery(seed: int) -> GameState:
+    """R40-21/22 (EX3, DX3): seat 0 has opened and holds 3S 3D (the set's joker) and 6D (the run's)."""
+    return position(
+        variant("remik40"),
+        hands=["3S 3D 6D 9S 9H 2C KD", "4H 5H 7C 8C", "QS QH 2D 2H"],
+        melds=[(1, "3H 3C JK"), (2, "5D JK(6D) 7D"), (0, "TS JS QS")],
+        turn=0,
+        phase="play",
+        seed=seed,
+    )
+
+
+def _r40_remik(seed: int) -> GameState:
+    """R40-26/28 (DX2): seat 0 can lay all but one card in one turn, a Remik (+25 to the others)."""
+    return position(
+        variant("remik40"),
+        hands=["9S TS JS 8H 8D 8C 2C 3C 4C 5C KS KH KD", "7C QD AS JK 2H 2D 5S 6S 7S 9D TD JD 3H"],
+        turn=0,
+        phase="draw",
+        seed=seed,
+    )
+
+
+def _r40_reshuffle(seed: int) -> GameState:
+    """R40-11/Q15: the stock is empty and the pile holds cards: a draw rebuilds the stock."""
+    runs = [(i % 2, _FULL_RUN.format(s=suit)) for i, suit in enumerate("SHDCSHD")]
+    runs.append((1, "2C 3C 4C 5C 6C 7C 8C"))
+    return position(
+        variant("remik40"),
+        hands=["JK 9C", "JK TC"],
+        melds=runs,
+        discard="JC QC KC AC",
+        stock="",
+        turn=0,
+        phase="draw",
+        seed=seed,
+    )
+
+
 def _remi_buyback(seed: int) -> GameState:
     """RMI-DX4: seat 1 laid TS JK(JS) QS; seat 0 has opened and holds JS."""
     return position(
@@ -401,6 +485,11 @@ SCENARIOS = {
     "remi_atu": _remi_atu,
     "remi_stock_out": _remi_stock_out,
     "remi_buyback": _remi_buyback,
+    "r500_deep_take": _r500_deep_take,
+    "r500_stock_out": _r500_stock_out,
+    "r40_recovery": _r40_recovery,
+    "r40_remik": _r40_remik,
+    "r40_reshuffle": _r40_reshuffle,
 }
 
 
@@ -565,10 +654,27 @@ def plausible_moves(state: GameState) -> list[Move]:
                 for meld in rules.best_melds(rest)[0]:
                     if slot.bare() in meld.cards:
                         out.append(Play(melds=(meld.cards,), exchanges=(exchange,)))
+                # Remik 40 (R40-21/22): the joker laid off; a set's joker for two cards at once.
+                joker = slot.bare().declared(Card(represented.rank, represented.suit))
+                out.append(Play(exchanges=(exchange,), layoffs=(LayOff(table_meld.id, (joker,)),)))
+                for other in hand:
+                    if other != card and other.rank == card.rank and not other.is_joker:
+                        pair = (exchange, Exchange(table_meld.id, other))
+                        rest = [c for c in hand if c not in (card, other)] + [slot.bare()]
+                        for meld in rules.best_melds(rest)[0]:
+                            if slot.bare() in meld.cards:
+                                out.append(Play(melds=(meld.cards,), exchanges=pair))
         out += [Play(layoffs=(LayOff(table_meld.id, (card,)),)) for card in hand]
     for depth in range(1, min(3, len(state.discard)) + 1):
         taken = list(state.discard[-depth:])
         take_melds, _ = rules.best_melds(hand + taken + atu)
         if take_melds:
             out.append(TakeDiscard(taken[0], Play(melds=tuple(m.cards for m in take_melds))))
+        # Rummy 500 (R500-9): the card reached for melded with hand cards only, or laid off.
+        own_melds, _ = rules.best_melds([*hand, taken[0]])
+        holders = [m for m in own_melds if taken[0] in m.cards]
+        if holders:
+            out.append(TakeDiscard(taken[0], Play(melds=(holders[0].cards,))))
+        for table_meld in state.melds:
+            out.append(TakeDiscard(taken[0], Play(layoffs=(LayOff(table_meld.id, (taken[0],)),))))
     return out

@@ -33,6 +33,10 @@ OPTION_SETS = [
     pytest.param("remi", {"opening": "classic"}, id="remi-classic"),
     pytest.param("remi", {"short_game": True}, id="remi-short-game"),
     pytest.param("remi", {"row_visible_depth": 3}, id="remi-row-depth-3"),
+    pytest.param("rummy500", {}, id="rummy500"),
+    pytest.param("rummy500", {"two_decks_for_four": True, "target": 200}, id="rummy500-two-decks-for-four"),
+    pytest.param("remik40", {}, id="remik40"),
+    pytest.param("remik40", {"low_ace_value": 1, "max_jokers_per_meld": 2}, id="remik40-ace-1-two-jokers"),
 ]
 
 SOAK = os.environ.get("SOAK") == "1"
@@ -77,3 +81,41 @@ def test_bot_rounds_play_to_a_scored_end(name: str, options: dict[str, Any]) -> 
     assert sum(endings.values()) == ROUNDS
     # Bots go out: most rounds end with a winner, not by exhausting the stock.
     assert endings["went_out"] >= ROUNDS // 2
+
+
+#: A whole match of bots must end within this many rounds (Rummy 500 to 500 takes about 10-20).
+MATCH_ROUNDS = 80
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "players"),
+    [
+        pytest.param("rummy500", {}, 2, id="rummy500-2"),
+        pytest.param("rummy500", {}, 4, id="rummy500-4"),
+        pytest.param("rummy500", {}, 7, id="rummy500-7"),
+        pytest.param("remik40", {}, 2, id="remik40-2"),
+        pytest.param("remik40", {}, 3, id="remik40-3"),
+        pytest.param("remik40", {"stake": 10}, 4, id="remik40-4"),
+    ],
+)
+def test_bots_play_whole_matches_to_the_end(name: str, options: dict[str, Any], players: int) -> None:
+    """R500-17/18: first past 500 after a scored deal; R40-Q11: a game is one round, its pool paid."""
+    rules = variant(name, **options)
+    bot = BasicBot()
+    state = new_game(rules, players, seed=f"{name}-match-{players}")
+    moves = 0
+    while state.phase != "over":
+        state = apply_move(state, state.turn, bot.choose_move(view_for(state, state.turn))).state
+        moves += 1
+        assert len(state.results) <= MATCH_ROUNDS
+        assert moves < MOVES_PER_ROUND * MATCH_ROUNDS
+    assert not bot.anomalies
+    if name == "rummy500":
+        best = max(state.totals)
+        assert best > rules.options["target"]
+        assert state.winners == (state.totals.index(best),)
+    else:
+        assert len(state.results) == 1
+        chips = [line.chips or 0 for line in state.results[0].lines]
+        assert sum(chips) == rules.options["stake"] * players
+        assert view_for(state, None)["prize_pool"]["payouts"] == chips

@@ -391,18 +391,31 @@ def _check_round_end_common(pt: Playthrough, index: int) -> None:
     assert len(post.results) == len(pre.results) + 1
     assert result.round_no == pre.round_no
     assert result.first == pre.first
-    if result.ended == "went_out":
+    if result.ended == "went_out" and not isinstance(move, Discard):
+        # R500-Q4: every card melded or laid off, no discard.
+        assert pre.rules.go_out_by_melding
+        assert result.winner == seat
+        assert isinstance(move, (Play, TakeDiscard))
+        assert result.hands[seat] == ()
+    elif result.ended == "went_out":
         assert result.winner == seat
         assert isinstance(move, Discard)
         assert len(pre.hands[seat]) == 1
         assert move.card.matches(pre.hands[seat][0])
         assert result.hands[seat] == ()
+    elif isinstance(move, Discard):
+        # Remik 40: after this discard nobody could ever go out (Rules.end_when_stuck).
+        assert pre.rules.end_when_stuck
+        assert (result.ended, result.winner) == ("void", None)
+        assert all(len(hand) <= 2 for hand in result.hands)
     else:
         assert result.winner is None
         assert isinstance(move, DrawStock)
         assert not pre.stock
     for other in range(pre.players):
-        if other != result.winner:
+        if other == seat and result.ended == "void" and isinstance(move, Discard):
+            assert ids(result.hands[other]) == [c.id for c in pre.hands[other] if not move.card.matches(c)]
+        elif other != result.winner:
             assert ids(result.hands[other]) == ids(pre.hands[other])
     # Totals are the running sum of the lines.
     assert [line.seat for line in result.lines] == list(range(pre.players))
@@ -422,10 +435,11 @@ def _check_round_end_common(pt: Playthrough, index: int) -> None:
         assert post.round_no == pre.round_no + 1
         assert post.first == (pre.first + 1) % pre.players
         assert post.turn == post.first
-        assert post.phase == "play"
+        # R500-6, R40-Q13: the first player draws; Remik 51 and Remi: it holds the extra card.
+        assert post.phase == ("draw" if rules.first_player_draws else "play")
         assert [len(h) for h in post.hands] == list(rules.hand_sizes(pre.players, post.first))
         assert post.melds == ()
-        assert post.discard == ()
+        assert len(post.discard) == (1 if rules.up_card else 0)  # R500-6: the up-card
 
 
 def _check_r51_round(pt: Playthrough, index: int) -> None:
@@ -520,16 +534,127 @@ def test_remi_round_scores_follow_the_rmi_15_formula(pt: Playthrough) -> None:
         _check_remi_round(pt, index)
 
 
+def r500_value(rank: str) -> int:
+    """R500-13: J Q K and T 10, the ace 1, the rest their number."""
+    return 10 if rank in "TJQK" else (1 if rank == "A" else int(rank))
+
+
+def _check_r500_round(pt: Playthrough, index: int) -> None:
+    pre, post = pt.states[index], pt.states[index + 1]
+    result = post.results[-1]
+    assert result.ended in ("went_out", "stock_out")  # R500-15, R500-Q7
+    seat, move = pt.moves[index]
+    # Table points from who placed each card, before the deal-ending move ...
+    table = [0] * pre.players
+    for table_meld in pre.melds:
+        for card, placer in zip(table_meld.cards, table_meld.placed_by, strict=True):
+            table[placer] += r500_value(card.rank)
+    # ... plus what that move put down (a play or take that emptied the hand, R500-Q4).
+    if isinstance(move, (Play, TakeDiscard)):
+        assert not pre.hands[seat] or result.hands[seat] == ()
+        for event in pt.events[index]:
+            if event.kind in ("melded", "laid_off"):
+                assert event.data["seat"] == seat
+                table[seat] += sum(r500_value(text[0]) for text in event.data["cards"])
+    for line in result.lines:
+        hand = sum(r500_value(c.rank) for c in result.hands[line.seat])
+        assert (line.table, line.hand) == (table[line.seat], hand), line
+        assert line.points == table[line.seat] - hand  # R500-12/15/16: no bonus
+    target = pre.rules.options["target"]
+    best = max(post.totals)
+    over = best > target and list(post.totals).count(best) == 1  # R500-17/18, R500-Q8
+    assert (post.phase == "over") == over
+
+
+def r40_hand_value(card: Card) -> int:
+    """R40-6 with R40-Q4: pips their number, J Q K 10, the ace 11, a joker 15."""
+    if card.is_joker:
+        return 15
+    return 11 if card.rank == "A" else (10 if card.rank in "TJQK" else int(card.rank))
+
+
+def _check_r40_round(pt: Playthrough, index: int) -> None:
+    pre, post = pt.states[index], pt.states[index + 1]
+    result = post.results[-1]
+    options = pre.rules.options
+    pool = options["stake"] * pre.players
+    assert post.phase == "over"  # R40-Q11: one game is one round
+    assert result.ended in ("went_out", "void")
+    chips = [line.chips for line in result.lines]
+    assert sum(c or 0 for c in chips) == pool
+    if result.ended == "void":  # R40-Q15: the pool is returned
+        move = pt.moves[index][1]
+        if isinstance(move, Discard):  # nobody could ever go out (Rules.end_when_stuck)
+            assert all(len(hand) <= 2 for hand in post.results[-1].hands)
+        else:
+            assert len(pre.discard) <= 1
+        assert chips == [options["stake"]] * pre.players
+        assert all(line.points == 0 for line in result.lines)
+        return
+    winner = result.winner
+    assert winner is not None
+    start = pt.states[_turn_start(pt, index)]
+    remik = not start.opened[winner]  # R40-Q16: had laid nothing before the winning turn
+    penalties = []
+    for line in result.lines:
+        if line.seat == winner:
+            assert line.points == 0
+            penalties.append(0)
+            continue
+        hand = sum(r40_hand_value(c) for c in result.hands[line.seat])
+        assert line.points == hand + (25 if remik else 0), (line, remik)  # R40-27/28
+        penalties.append(line.points)
+    share = options[f"winner_share_{pre.players}"]
+    qualifying = [s for s, p in enumerate(penalties) if s != winner and p < 50]  # R40-29
+    if not qualifying:
+        assert chips[winner] == pool
+    else:
+        assert chips[winner] * 100 >= pool * share  # R40-Q12: at least the winner's share
+        assert len({chips[s] for s in qualifying}) == 1
+    assert all(chips[s] == 0 for s, p in enumerate(penalties) if s != winner and p >= 50)
+
+
+@given(
+    playthroughs(
+        "rummy500", max_moves=2500, min_moves=2500, until_rounds=2, prefer_play=st.sampled_from([0.6, 0.95])
+    )
+)
+def test_rummy500_round_scores_are_table_minus_hand_to_each_placer(pt: Playthrough) -> None:
+    ends = pt.round_ends()
+    assert ends or pt.stopped_early, f"no round ended in {len(pt.moves)} random moves"
+    for index in ends:
+        _check_round_end_common(pt, index)
+        _check_r500_round(pt, index)
+
+
+@given(
+    playthroughs(
+        "remik40", max_moves=2500, min_moves=2500, until_rounds=1, prefer_play=st.sampled_from([0.6, 0.95])
+    )
+)
+def test_remik40_round_scores_are_hand_penalties_plus_25_after_a_remik_and_the_pool_is_split(
+    pt: Playthrough,
+) -> None:
+    ends = pt.round_ends()
+    assert ends or pt.stopped_early, f"no round ended in {len(pt.moves)} random moves"
+    for index in ends:
+        _check_round_end_common(pt, index)
+        _check_r40_round(pt, index)
+
+
 # --- positions random play seldom reaches --------------------------------------------------------
 
 
 def _check_rounds(pt: Playthrough) -> None:
+    checks = {
+        "remik51": _check_r51_round,
+        "remi": _check_remi_round,
+        "rummy500": _check_r500_round,
+        "remik40": _check_r40_round,
+    }
     for index in pt.round_ends():
         _check_round_end_common(pt, index)
-        if pt.rules.name == "remik51":
-            _check_r51_round(pt, index)
-        else:
-            _check_remi_round(pt, index)
+        checks[pt.rules.name](pt, index)
 
 
 @given(scenario_playthroughs(max_moves=30), st.data())
@@ -537,7 +662,8 @@ def test_positions_random_play_seldom_reaches_keep_every_invariant(
     pt: Playthrough, data: st.DataObject
 ) -> None:
     """R51 joker exchange and one-go finish, R51 reshuffle and void round, Remi atu, stock-out and
-    buy-back: legal play from there, then plausible and garbage moves (followed when accepted)."""
+    buy-back, Rummy 500 deep takes and stock-out, Remik 40 joker recovery, Remik and reshuffle:
+    legal play from there, then plausible and garbage moves (followed when accepted)."""
     for state, offered in zip(pt.states, pt.options, strict=True):
         assert_conserved(state)
         for move in offered:

@@ -38,9 +38,13 @@ def check_hand_sizes(state: GameState) -> None:
             # 14 after drawing, and 13 before.
             limit = dealt if seat == state.turn and state.phase == "play" else dealt - 1
             assert len(hand) <= limit, f"seat {seat} holds {len(hand)} cards"
+        elif rules.name == "remik40":
+            # R40-9/12: 13 dealt; only the seat to move may hold a 14th card, once it has drawn.
+            limit = dealt + 1 if seat == state.turn and state.phase == "play" else dealt
+            assert len(hand) <= limit, f"seat {seat} holds {len(hand)} cards"
         else:
-            # Remi: a deep take (RMI-31) can bring many cards, but never more than the pack.
-            assert len(hand) <= len(rules.pack())
+            # Remi, Rummy 500: a deep take (RMI-31, R500-9) can bring many cards, never more than the pack.
+            assert len(hand) <= len(rules.pack_for(state.players))
     if state.phase == "draw":
         assert state.turns_started[state.turn] >= 1
 
@@ -78,7 +82,7 @@ def check_totals(state: GameState) -> None:
         assert list(result.totals) == running
     assert list(state.totals) == running
     for result in state.results:
-        if state.rules.name == "remik51":
+        if state.rules.name in ("remik51", "remik40"):
             assert all(line.points >= 0 for line in result.lines)  # penalty points only
             if result.winner is not None:
                 assert result.lines[result.winner].points == 0
@@ -185,6 +189,8 @@ def game_machine(name: str) -> type[RuleBasedStateMachine]:
 
 TestRandomRemik51Games = game_machine("remik51").TestCase
 TestRandomRemiGames = game_machine("remi").TestCase
+TestRandomRummy500Games = game_machine("rummy500").TestCase
+TestRandomRemik40Games = game_machine("remik40").TestCase
 
 
 # --- fixed seeds, to a scored end --------------------------------------------------------------
