@@ -19,6 +19,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
 from typing import Any
 
 from hypothesis import strategies as st
@@ -29,6 +31,7 @@ from games.engine import (
     DrawStock,
     Exchange,
     GameState,
+    InvalidMeldError,
     LayOff,
     Play,
     TakeDiscard,
@@ -677,4 +680,55 @@ def plausible_moves(state: GameState) -> list[Move]:
             out.append(TakeDiscard(taken[0], Play(melds=(holders[0].cards,))))
         for table_meld in state.melds:
             out.append(TakeDiscard(taken[0], Play(layoffs=(LayOff(table_meld.id, (taken[0],)),))))
+    return out
+
+
+# --- a brute-force referee for best_melds ----------------------------------------------------------
+
+
+def brute_force_points(rules: Rules, cards: Sequence[Card]) -> int:
+    """The most table points disjoint melds of ``cards`` lay: every subset of 3+ cards is tried as a
+    set and as runs low to high with its jokers in every gap or at either end, valued by
+    ``rules.meld_points`` (so the variant's own meld rules and values decide). For small hands."""
+    cards = tuple(cards)
+    values: dict[frozenset[int], int] = {}
+    for size in range(3, len(cards) + 1):
+        for combo in combinations(range(len(cards)), size):
+            for attempt in _meld_orders([cards[i] for i in combo]):
+                try:
+                    value = rules.meld_points(attempt)
+                except InvalidMeldError:
+                    continue
+                key = frozenset(combo)
+                values[key] = max(values.get(key, 0), value)
+
+    @cache
+    def best(free: frozenset[int]) -> int:
+        return max(
+            (value + best(free - group) for group, value in values.items() if group <= free), default=0
+        )
+
+    return best(frozenset(range(len(cards))))
+
+
+def _meld_orders(group: list[Card]) -> list[list[Card]]:
+    """The group as written (a set), and as runs low to high with the jokers in every gap or end."""
+    naturals = [c for c in group if not c.is_joker]
+    jokers = [c for c in group if c.is_joker]
+    out = [list(group)]
+    for ace in (1, 14):
+        place = {id(c): (ace if c.rank == "A" else "23456789TJQK".index(c.rank) + 2) for c in naturals}
+        for start in range(1, 15):
+            row: list[Card] = []
+            spare = list(jokers)
+            for slot in range(start, start + len(group)):
+                card = next((c for c in naturals if place[id(c)] == slot), None)
+                if card is not None:
+                    row.append(card)
+                elif spare:
+                    row.append(spare.pop())
+                else:
+                    break
+            if len(row) == len(group) and all(c in row for c in naturals):
+                out.append(row)
     return out

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from itertools import combinations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import brute_force_points, meldy_hands
 
 from games.engine import (
     DrawStock,
@@ -24,6 +26,7 @@ from games.engine import (
 from games.engine.cards import Card
 from games.engine.melds import read_meld
 from games.engine.moves import Play, TakeDiscard
+from games.engine.rules import Rules
 from tests.engine.helpers import discard, faces, play, points, refused, run, table_cards, take
 
 R40 = variant("remik40")
@@ -410,56 +413,6 @@ def test_r40_q12_rounding_remainders_go_to_the_winner() -> None:
 # --- the search keeps to the meld rules -------------------------------------------------------------
 
 
-def _referee(cards: tuple[Card, ...]) -> int:
-    """The most opening points disjoint melds of ``cards`` lay, by brute force over card subsets."""
-    best = 0
-    values: dict[frozenset[int], int] = {}
-    indexes = range(len(cards))
-    for size in range(3, len(cards) + 1):
-        for combo in combinations(indexes, size):
-            group = [cards[i] for i in combo]
-            for attempt in _orders(group):
-                try:
-                    value = R40.meld_points(attempt)
-                except InvalidMeldError:
-                    continue
-                values[frozenset(combo)] = max(values.get(frozenset(combo), 0), value)
-
-    def search(free: frozenset[int]) -> int:
-        out = 0
-        for group, value in values.items():
-            if group <= free:
-                out = max(out, value + search(free - group))
-        return out
-
-    best = search(frozenset(indexes))
-    return best
-
-
-def _orders(group: list[Card]) -> list[list[Card]]:
-    """The group as a set, and as runs low to high with the jokers in every gap or end."""
-    naturals = [c for c in group if not c.is_joker]
-    jokers = [c for c in group if c.is_joker]
-    out = [list(group)]
-    for ace in (1, 14):
-        place = {c: (ace if c.rank == "A" else "23456789TJQK".index(c.rank) + 2) for c in naturals}
-        ordered = sorted(naturals, key=lambda c: place[c])
-        for start in range(1, 15):
-            row: list[Card] = []
-            spare = list(jokers)
-            for slot in range(start, start + len(group)):
-                card = next((c for c in ordered if place[c] == slot), None)
-                if card is not None:
-                    row.append(card)
-                elif spare:
-                    row.append(spare.pop())
-                else:
-                    break
-            if len(row) == len(group):
-                out.append(row)
-    return out
-
-
 @pytest.mark.parametrize(
     "hand",
     [
@@ -474,5 +427,19 @@ def _orders(group: list[Card]) -> list[list[Card]]:
 def test_r40_best_melds_lay_the_most_points_under_the_joker_limit(hand: str) -> None:
     cards = parse_cards(hand)
     melds, _ = R40.best_melds(cards)
-    assert sum(R40.meld_points(m.cards) for m in melds) == _referee(cards)
+    assert sum(R40.meld_points(m.cards) for m in melds) == brute_force_points(R40, cards)
     assert all(m.jokers <= 1 for m in melds)
+
+
+_R40_TABLES = st.sampled_from([{}, {"low_ace_value": 1}, {"max_jokers_per_meld": 2}]).map(
+    lambda options: variant("remik40", **options)
+)
+
+
+@given(_R40_TABLES.flatmap(lambda rules: st.tuples(st.just(rules), meldy_hands(rules, 4, 8))))
+def test_r40_best_melds_match_a_brute_force_referee(case: tuple[Rules, tuple[Card, ...]]) -> None:
+    rules, hand = case
+    melds, leftover = rules.best_melds(hand)
+    assert sum(rules.meld_points(m.cards) for m in melds) == brute_force_points(rules, hand)
+    laid = Counter(c.id for m in melds for c in m.cards)
+    assert laid + Counter(c.id for c in leftover) == Counter(c.id for c in hand)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import brute_force_points, meldy_hands
 
 from games.engine import (
     DrawStock,
@@ -15,7 +18,9 @@ from games.engine import (
     variant,
     view_for,
 )
+from games.engine.cards import Card
 from games.engine.moves import TakeDiscard
+from games.engine.rules import Rules
 from tests.engine.helpers import discard, faces, play, points, refused, run, table_cards, take
 
 R500 = variant("rummy500")
@@ -189,3 +194,18 @@ def test_r500_a_refused_take_leaves_the_pile_and_the_hand_unchanged() -> None:
     state = position(R500, hands=["9H 4S", "2C 3C"], discard="4C 9S 9D 2D KC", turn=0, phase="draw")
     refused(state, 0, take("9S", "9S 9D 9H"), "cannot_take_discard")
     refused(state, 0, take("QS", "QS KS AS"), "cannot_take_discard")
+
+
+_R500_TABLES = st.sampled_from([{}, {"two_decks_for_four": True}]).map(lambda o: variant("rummy500", **o))
+
+
+@given(_R500_TABLES.flatmap(lambda rules: st.tuples(st.just(rules), meldy_hands(rules, 4, 9, max_jokers=0))))
+def test_r500_best_melds_match_a_brute_force_referee_with_the_ace_low_only(
+    case: tuple[Rules, tuple[Card, ...]],
+) -> None:
+    rules, hand = case
+    melds, leftover = rules.best_melds(hand)
+    assert sum(rules.meld_points(m.cards) for m in melds) == brute_force_points(rules, hand)
+    assert not any(m.kind == "run" and m.end == 14 for m in melds)  # R500-3: never Q-K-A
+    laid = Counter(c.id for m in melds for c in m.cards)
+    assert laid + Counter(c.id for c in leftover) == Counter(c.id for c in hand)
