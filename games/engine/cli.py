@@ -60,6 +60,10 @@ Commands (cards in notation: 7H, TS, AC, JK; a joker in a meld may say what it s
                               joker (Remik: meld it in the same command):
                                 swap 2 5D meld 9S 9H JK(9D)
   discard CARD                discard a card, ending your turn                     (alias: x)
+  pass                        decline: the up-card offer, a reply or an extra exchange (alias: p)
+  knock [CARD] [meld ...]     knock-family games (gin, oklahoma, knock108): discard CARD and
+                              end the deal; without melds the engine lays your best ones:
+                                knock 9C
 
   meld / add / swap may be combined in one line; the whole line is one move, done all at once
   or not at all (an opening, or a joker exchange and its meld, must be one line).
@@ -136,6 +140,8 @@ def move_text(move: Move) -> str:
             return f"discards {card_text(card)}"
         case TakeDiscard(card=card, play=play):
             taken = card_text(card) if card is not None else "the top discard"
+            if play.is_empty:  # gin and its cousins take a card into the hand
+                return f"takes {taken}"
             return f"takes {taken} and {_play_words(play)}"
         case Play():
             return _play_words(move)
@@ -412,7 +418,9 @@ def render_table(view: Mapping[str, Any]) -> list[str]:
 def render_result(state: GameState, result: RoundResult) -> list[str]:
     """One finished round: how it ended and every seat's score line with its breakdown."""
     names = state.names
-    if result.ended == "went_out" and result.winner is not None:
+    if result.ended == "went_out" and result.winner is not None and state.rules.flow is not None:
+        how = f"{names[result.winner]} won the deal (the notes say how)"  # a knock, gin, a special hand
+    elif result.ended == "went_out" and result.winner is not None:
         how = f"{names[result.winner]} went out"
     elif result.ended == "stock_out":
         how = "the stock ran out"

@@ -1209,8 +1209,8 @@ def _settle_one(scores: Sequence[int], deals: Sequence[int], winner: int) -> tup
     box = BOX_BONUS * (deals[winner] - deals[loser])
     result = scores[winner] + GAME_BONUS + box - scores[loser]
     text = (
-        f"{scores[winner]} + {GAME_BONUS} game bonus + {BOX_BONUS} x ({deals[winner]} - {deals[loser]}) "
-        f"deals = {box} - {scores[loser]} = {result}"
+        f"{scores[winner]} + {GAME_BONUS} game bonus + {box} for deals won "
+        f"({BOX_BONUS} x ({deals[winner]} - {deals[loser]})) - {scores[loser]} = {result}"
     )
     return result, text
 

@@ -229,7 +229,7 @@ def test_gin_ex4_full_game_settlement_is_243() -> None:
     assert settlement["net"] == [243, -243]
     assert view_for(final, None)["gin"]["settlement"] == settlement
     note = final.results[-1].lines[A].notes[-1]
-    assert "118 + 100 game bonus + 25 x (5 - 2) deals = 75 - 50 = 243" in note
+    assert "118 + 100 game bonus + 75 for deals won (25 x (5 - 2)) - 50 = 243" in note
 
 
 def test_gin_ex4_deal_by_deal_breakdown() -> None:
