@@ -201,8 +201,8 @@ DATABASES = {
     )
 }
 _db = DATABASES["default"]
-# TOX_PARALLEL_ENV (e.g. "w1") gives a test run its own test database and Celery queue, so that
-# several runs on one machine never share them.
+# TOX_PARALLEL_ENV (e.g. "w1") gives a test run its own test databases (pytest-django appends it
+# to the names below) and its own Celery queue (below), so runs side by side never share them.
 _TEST_SUFFIX = f"_{os.environ['TOX_PARALLEL_ENV']}" if os.environ.get("TOX_PARALLEL_ENV") else ""
 if _db["ENGINE"].endswith("sqlite3"):
     _db["OPTIONS"] = {
@@ -213,10 +213,10 @@ if _db["ENGINE"].endswith("sqlite3"):
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     # A file, not :memory:, so that a server or worker subprocess can open the test database.
-    _db["TEST"] = {"NAME": str(BASE_DIR / f"test_db{_TEST_SUFFIX}.sqlite3")}
+    _db["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
 else:
     # The database in DATABASE_URL is only where tests connect; they create and drop test_remi.
-    _db["TEST"] = {"NAME": f"test_remi{_TEST_SUFFIX}"}
+    _db["TEST"] = {"NAME": "test_remi"}
     if env_bool("DB_POOL", default=False):
         if _db.get("CONN_MAX_AGE"):
             raise ImproperlyConfigured("DB_POOL=1 needs DB_CONN_MAX_AGE=0.")
