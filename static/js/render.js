@@ -1,76 +1,33 @@
 // Building the table's DOM from the model. No rules here: what is enabled comes from the
 // view's `you` hints, and what is legal is answered by the server.
 
-import { cardFace, cardName, cardShort, declarationChoices, parseCard } from "./cards.js";
+import { cardName, cardShort, declarationChoices, parseCard } from "./cards.js";
 import { h } from "./dom.js";
 import { pool as draftPool, hasPlay, isEmpty, usedKeys } from "./draft.js";
+import {
+  boardInfo,
+  describeFamilyEvent,
+  familyOf,
+  isRow,
+  lastDealSummary,
+  lineDetail,
+  meldLabel,
+  mineInfo,
+  overText,
+  playerBadges,
+  pointsText,
+  roundWord,
+  scoreExtras,
+  scoreFootRows,
+  scoringText,
+  takeAlone,
+  takenCard,
+  totalTitle,
+  turnText,
+} from "./families.js";
+import { button, cardEl, formatSeconds, seatName } from "./widgets.js";
 
-/** Variants whose discards form a row a player may reach into (the rest: only the top card). */
-const ROW_VARIANTS = new Set(["remi", "rummy500"]);
-
-// --- small pieces --------------------------------------------------------------------------------
-
-/** A card. Interactive when `onclick` is given (a button), otherwise an image with a name. */
-export function cardEl(text, options = {}) {
-  const { onclick, key, pressed, note, classes = "", label, disabled } = options;
-  const face = cardFace(text);
-  const card = parseCard(text);
-  const name = label || cardName(text);
-  const cls = [
-    "card",
-    face.red ? "red" : "black",
-    face.joker ? "joker" : "",
-    options.consumed ? "consumed" : "",
-    classes,
-  ]
-    .filter(Boolean)
-    .join(" ");
-  const body = [
-    h("span", { class: "card-rank", "aria-hidden": "true" }, face.rank),
-    h("span", { class: "card-suit", "aria-hidden": "true" }, face.suit),
-    face.standsFor
-      ? h("span", { class: `card-as ${face.standsFor.red ? "red" : ""}`, "aria-hidden": "true" },
-          face.standsFor.rank + face.standsFor.suit)
-      : null,
-    note ? h("span", { class: "card-note", "aria-hidden": "true" }, note) : null,
-  ];
-  const data = { card: card ? card.text : text };
-  if (onclick) {
-    return h(
-      "button",
-      {
-        type: "button",
-        class: cls,
-        "aria-label": name,
-        "aria-pressed": pressed === undefined ? null : String(Boolean(pressed)),
-        dataset: { ...data, key: key || `card:${text}` },
-        disabled,
-        onclick,
-      },
-      body,
-    );
-  }
-  return h("span", { class: cls, role: "img", "aria-label": name, dataset: data }, body);
-}
-
-function button(label, onclick, { key, disabled, cls = "", title, ariaLabel } = {}) {
-  return h(
-    "button",
-    { type: "button", class: `tbtn ${cls}`.trim(), dataset: { key: key || `btn:${label}` }, disabled, title,
-      "aria-label": ariaLabel, onclick },
-    label,
-  );
-}
-
-export function formatSeconds(total) {
-  const s = Math.max(0, Math.ceil(total));
-  const m = Math.floor(s / 60);
-  return `${m}:${String(s % 60).padStart(2, "0")}`;
-}
-
-function seatName(view, seat) {
-  return seat === null || seat === undefined ? "nobody" : view.names[seat] || `seat ${seat + 1}`;
-}
+export { cardEl, formatSeconds };
 
 // --- derived facts about the model ------------------------------------------------------------
 
@@ -90,9 +47,13 @@ export function facts(model) {
   const turnOpen = myTurn && !paused;
   const canAct = turnOpen && !busy;
   const taking = Boolean(model.draft.take);
-  // Building melds is possible while a take is being put together, or in the play phase.
-  const canBuild = turnOpen && (taking || moves.includes("play"));
-  return { view, you, seated, clock, paused, over, myTurn, moves, busy, turnOpen, canAct, canBuild, taking, now };
+  const family = familyOf(view);
+  // Melds for a knock may be arranged by hand in the gin family (the engine lays the best ones
+  // when none are given).
+  const arranging = family === "gin" && moves.includes("knock");
+  // Building melds is possible while a take is being put together, in the play phase, or to knock.
+  const canBuild = turnOpen && (taking || moves.includes("play") || arranging);
+  return { view, you, seated, clock, paused, over, myTurn, moves, busy, turnOpen, canAct, canBuild, taking, arranging, family, now };
 }
 
 // --- regions ------------------------------------------------------------------------------------
@@ -112,16 +73,12 @@ export function renderStatus(model, f) {
   let turn;
   if (f.over) turn = "The match is over";
   else if (f.paused) turn = "Pause between rounds";
-  else if (f.myTurn) {
-    if (view.phase === "draw") turn = "Your turn: draw a card";
-    else if (!f.moves.includes("play")) turn = "Your turn: discard a card";
-    else turn = "Your turn: lay down, then discard";
-  } else turn = `${seatName(view, view.turn)}’s turn`;
+  else turn = turnText(f);
   return [
     h("span", { class: `conn ${conn[1]}`, role: "status", id: "conn-status" }, conn[0]),
     login,
     h("span", { class: `turn-line${f.myTurn && !f.paused ? " mine" : ""}`, id: "turn-line" }, turn),
-    h("span", { class: "round-line" }, `Round ${view.round}`),
+    h("span", { class: "round-line" }, `${roundWord(f.family)} ${view.round}`),
     h("span", { class: "timer", id: "turn-timer", "aria-label": "time left for this turn" }, timerText(model, f)),
   ];
 }
@@ -146,6 +103,9 @@ export function renderBanner(model, f) {
       winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}.` : "",
       " ",
       h("span", { class: "totals" }, totalsText(view)),
+      overText(f) ? h("p", { class: "over-extra" }, overText(f)) : null,
+      rounds.length ? h("details", { class: "last-deal" }, h("summary", {}, `How ${roundWord(f.family).toLowerCase()} ${rounds[rounds.length - 1].round} ended`),
+        roundLines(view, rounds[rounds.length - 1])) : null,
     );
   }
   if (f.paused) {
@@ -154,9 +114,10 @@ export function renderBanner(model, f) {
     return h(
       "div",
       { class: "banner banner-pause", role: "status" },
-      h("p", {}, h("strong", {}, last ? `Round ${last.round} is over. ` : "Pause. "),
-        "Next round in ", h("span", { id: "pause-countdown" }, formatSeconds(left)), "."),
+      h("p", {}, h("strong", {}, last ? `${roundWord(f.family)} ${last.round} is over. ` : "Pause. "),
+        `Next ${roundWord(f.family).toLowerCase()} in `, h("span", { id: "pause-countdown" }, formatSeconds(left)), "."),
       last ? roundLines(view, last) : null,
+      last ? lastDealSummary(model, f) : null,
     );
   }
   return null;
@@ -166,21 +127,13 @@ function totalsText(view) {
   return view.names.map((name, seat) => `${name} ${view.scores.totals[seat]}`).join(" · ");
 }
 
-function lineDetail(line) {
-  const parts = [`hand ${line.hand}`, `table ${line.table}`];
-  if (line.bonus) parts.push(`bonus ${line.bonus}`);
-  if (line.atu_bonus) parts.push(`atu ${line.atu_bonus}`);
-  if (line.multiplier && line.multiplier !== 1) parts.push(`×${line.multiplier}`);
-  return parts.join(", ") + (line.notes && line.notes.length ? `; ${line.notes.join("; ")}` : "");
-}
-
 function roundLines(view, round) {
   return h(
     "ul",
     { class: "round-lines" },
     round.lines.map((line) =>
-      h("li", {}, h("strong", {}, `${seatName(view, line.seat)}: ${line.points > 0 && !view.lower_wins ? "+" : ""}${line.points}`),
-        ` (${lineDetail(line)}) → total ${round.totals[line.seat]}`),
+      h("li", {}, h("strong", {}, `${seatName(view, line.seat)}: ${pointsText(view, line.points)}`),
+        ` (${lineDetail(view, line)}) → total ${round.totals[line.seat]}`),
     ),
   );
 }
@@ -194,17 +147,18 @@ export function renderPlayers(model, f) {
       { class: "players" },
       view.names.map((name, seat) => {
         const toMove = seat === view.turn && !f.over;
+        const out = f.family === "knock" && !view.in_game[seat];
         return h(
           "li",
           {
-            class: `player${toMove ? " to-move" : ""}${seat === view.seat ? " me" : ""}`,
+            class: `player${toMove ? " to-move" : ""}${seat === view.seat ? " me" : ""}${out ? " out" : ""}`,
             "aria-current": toMove ? "true" : null,
             dataset: { seat: String(seat) },
           },
           h("span", { class: "player-name" }, name, seat === view.seat ? " (you)" : ""),
           h("span", { class: "player-cards", title: "cards in hand" }, `${view.hand_sizes[seat]} cards`),
-          view.opened[seat] ? h("span", { class: "badge" }, "opened") : null,
-          h("span", { class: "player-total", title: "total" }, String(view.scores.totals[seat])),
+          playerBadges(f, seat),
+          h("span", { class: "player-total", title: totalTitle(f.family) }, String(view.scores.totals[seat])),
           toMove ? h("span", { class: "to-move-mark" }, "to move") : null,
         );
       }),
@@ -214,7 +168,8 @@ export function renderPlayers(model, f) {
 
 export function renderBoard(model, f, act) {
   const { view } = f;
-  const row = ROW_VARIANTS.has(view.variant);
+  const row = isRow(view);
+  const alone = takeAlone(f.family);
   const takeable = f.you && f.turnOpen && f.moves.includes("take") ? f.you.takeable : [];
   const canDraw = f.turnOpen && f.moves.includes("draw") && !f.taking;
 
@@ -250,7 +205,8 @@ export function renderBoard(model, f, act) {
         const classes = coming ? (i === pickedIndex ? "picked" : "along") : "";
         const canTake = takeable.includes(c) && !f.taking;
         const el = canTake
-          ? cardEl(c, { key: `take:${c}`, label: `take ${cardName(c)} from the discards`, onclick: () => act.startTake(c), classes: `${classes} takeable`, disabled: !f.canAct })
+          ? cardEl(c, { key: `take:${c}`, label: `take ${cardName(c)} from the discards`, onclick: () => (alone ? act.take(c) : act.startTake(c)),
+              classes: `${classes} takeable`, disabled: !f.canAct })
           : cardEl(c, { classes });
         return h("li", {}, el);
       }),
@@ -261,7 +217,8 @@ export function renderBoard(model, f, act) {
   return [
     h("h2", { class: "visually-hidden" }, "Table"),
     h("div", { class: "stock-row" }, stock, atu,
-      h("div", { class: "discard-box" }, h("span", { class: "label" }, row ? "Discard row" : "Discard pile"), pile, pileNote)),
+      h("div", { class: "discard-box" }, h("span", { class: "label" }, row ? "Discard row" : f.family === "gin" ? "Face-up pile" : "Discard pile"), pile, pileNote)),
+    boardInfo(model, f),
     renderMelds(model, f, act),
   ];
 }
@@ -276,7 +233,7 @@ function renderMelds(model, f, act) {
     { class: "table-melds", "aria-label": "melds on the table" },
     view.melds.map((meld) => {
       const hasJoker = meld.cards.some((c) => parseCard(c)?.joker);
-      const label = `${seatName(view, meld.owner)} · ${meld.kind} · ${meld.points} pts`;
+      const label = meldLabel(f, meld);
       const tools = f.canBuild
         ? h("span", { class: "meld-tools" },
             button("Add selected", () => act.layoff(meld.id), { key: `layoff:${meld.id}`, disabled: !f.canAct || !selected.length, cls: "small",
@@ -309,12 +266,14 @@ export function renderMine(model, f, act) {
   const shown = items.filter((item) => item.source !== "atu"); // the atu stays beside the stock
   const selected = new Set(model.selected);
   const fresh = new Set(model.fresh);
+  const taken = takenCard(f);
 
   const hand = h(
     "ul",
     { class: "hand", id: "hand", "aria-label": "your hand" },
     shown.map((item) => {
-      const note = { picked: "taken", along: "comes along", freed: "from table", atu: "atu" }[item.source] || (fresh.has(item.key) ? "new" : null);
+      const note = { picked: "taken", along: "comes along", freed: "from table", atu: "atu" }[item.source]
+        || (taken && item.key === taken ? "taken" : fresh.has(item.key) ? "new" : null);
       const text = item.source === "freed" ? "JK" : item.key;
       const label = `${cardName(text)}${item.source === "freed" ? " freed by the exchange" : ""}${note && item.source !== "freed" ? ` (${note})` : ""}`;
       return h("li", {},
@@ -328,6 +287,7 @@ export function renderMine(model, f, act) {
       h("h2", { id: "hand-title" }, `Your hand (${view.hand.length})`),
       button(`Sort by ${model.sortMode === "suit" ? "rank" : "suit"}`, act.toggleSort, { key: "sort", cls: "small quiet" })),
     you && you.opening ? renderOpening(model, f, act) : null,
+    mineInfo(model, f),
     renderDraft(model, f, act),
     hand,
     renderControls(model, f, act),
@@ -400,68 +360,131 @@ function renderDraft(model, f, act) {
 }
 
 function renderControls(model, f, act) {
-  const { you, view } = f;
+  const { you, view, family } = f;
   const draft = model.draft;
   const selected = model.selected;
   const handSet = new Set(view.hand);
   const discardable = you ? new Set(you.discards) : new Set();
-  const canDiscard = f.canAct && f.moves.includes("discard") && selected.length === 1 && handSet.has(selected[0]) && discardable.has(selected[0]);
-  const canSubmit = f.canAct && hasPlay(draft) && (f.taking || f.moves.includes("play"));
+  const one = selected.length === 1 && handSet.has(selected[0]) ? selected[0] : null;
+  const canDiscard = f.canAct && f.moves.includes("discard") && one !== null && discardable.has(one);
+  const playing = f.taking || f.moves.includes("play");
+  const canSubmit = f.canAct && hasPlay(draft) && playing;
+  const takeable = you && you.takeable ? you.takeable : [];
+  const step = family === "gin" ? view.gin.step : family === "knock" ? view.stage : null;
+  const buyBack = family === "knock" && step === "buy_back";
   const controls = [];
   if (f.turnOpen && f.moves.includes("draw") && !f.taking) {
     controls.push(button("Draw from stock", act.draw, { key: "draw", cls: "primary", disabled: !f.canAct }));
   }
+  if (f.turnOpen && takeAlone(family) && f.moves.includes("take") && takeable.length) {
+    const card = takeable[takeable.length - 1];
+    const offer = step === "offer";
+    controls.push(button(offer ? "Take the up-card" : `Take ${cardShort(card)}`, () => act.take(card),
+      { key: "take", cls: offer ? "primary" : "", disabled: !f.canAct, ariaLabel: `take ${cardName(card)}${offer ? ", the up-card" : " from the discards"}` }));
+  }
+  if (f.turnOpen && buyBack && f.moves.includes("knock")) {
+    const cost = you.buy_back ? ` (${you.buy_back.cost} chips)` : "";
+    controls.push(button(`Buy back in${cost}`, act.buyBack, { key: "buy-back", cls: "primary", disabled: !f.canAct }));
+    controls.push(button("Stay out", act.pass, { key: "pass", disabled: !f.canAct }));
+  } else if (f.turnOpen && f.moves.includes("pass") && step !== "reply") {
+    controls.push(button(step === "exchange" ? "Pass (no exchange)" : "Pass", act.pass, { key: "pass", disabled: !f.canAct }));
+  }
   if (f.canBuild) {
     controls.push(button("New meld from selected", act.newMeld, { key: "new-meld", disabled: !f.canAct || !selected.length }));
-    controls.push(button(f.taking ? "Take and lay down" : "Lay down", act.submit, { key: "submit", cls: "primary", disabled: !canSubmit }));
+    if (family === "gin" && you.best_melds && you.best_melds.length && !draft.melds.length) {
+      controls.push(button("Use best melds", act.useBestMelds, { key: "use-best", disabled: !f.canAct }));
+    }
+    if (playing) controls.push(button(f.taking ? "Take and lay down" : "Lay down", act.submit, { key: "submit", cls: "primary", disabled: !canSubmit }));
     if (!isEmpty(draft)) controls.push(button(f.taking ? "Cancel take" : "Clear", act.clear, { key: "clear", cls: "quiet", disabled: !f.canAct }));
   }
   if (f.turnOpen && f.moves.includes("discard")) {
     controls.push(button("Discard selected", act.discard, { key: "discard", cls: "primary", disabled: !canDiscard }));
   }
+  if (f.turnOpen && !buyBack && f.moves.includes("knock")) {
+    if (family === "gin") {
+      const ok = one !== null && (you.knock_discards || []).includes(one);
+      controls.push(button("Knock, discarding selected", () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
+      controls.push(button(you.deadwood === 0 ? "Go gin" : `Knock with ${you.deadwood}`, () => act.knock(null),
+        { key: "knock-best", cls: "primary", disabled: !f.canAct || !(you.knock_discards || []).length || draft.melds.length > 0,
+          ariaLabel: `${you.deadwood === 0 ? "go gin" : `knock with ${you.deadwood}`}: the best discard and melds are chosen for you` }));
+    } else if (family === "knock") {
+      const ok = Boolean(you.knock) && one !== null && discardable.has(one);
+      controls.push(button("Knock, discarding selected", () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
+      if (you.knock) {
+        controls.push(button(`Knock: discard ${cardShort(you.knock.card)}`, () => act.knock(you.knock.card),
+          { key: "knock-best", cls: "primary", disabled: !f.canAct, ariaLabel: `end the deal: discard ${cardName(you.knock.card)}` }));
+      }
+    }
+  }
+  if (f.turnOpen && step === "reply" && f.moves.includes("pass")) {
+    controls.push(button("Done", act.pass, { key: "pass", disabled: !f.canAct, ariaLabel: "done: lay the rest as well as it goes and count my hand" }));
+  }
   if (selected.length) controls.push(button("Unselect", act.unselect, { key: "unselect", cls: "quiet small" }));
-
-  let hint = "";
-  if (model.pending) hint = "Sending…";
-  else if (model.status !== "live") hint = "Waiting for the connection…";
-  else if (f.paused) hint = "Moves resume after the pause.";
-  else if (f.over) hint = "";
-  else if (!f.myTurn) hint = `Waiting for ${seatName(view, view.turn)}.`;
-  else if (f.taking) hint = "Select cards (the taken one included) and make a new meld, then take and lay down.";
-  else if (view.phase === "draw") hint = f.moves.includes("take") ? "Draw from the stock, or pick a discard to take." : "Draw from the stock.";
-  else if (f.moves.includes("play")) hint = "Select cards to make melds, add to table melds or swap a joker; select one card to discard.";
-  else hint = "Select one card to discard.";
 
   return h(
     "div",
     { class: "controls", id: "controls" },
     h("div", { class: "buttons" }, controls),
-    h("p", { class: "hint", id: "hint" }, hint),
+    h("p", { class: "hint", id: "hint" }, hintText(model, f, step)),
     h("div", { class: "error", id: "move-error", role: "alert" },
       model.error ? [h("strong", {}, model.error.message), " ", h("code", {}, model.error.code)] : null),
   );
 }
 
+function hintText(model, f, step) {
+  const { view, family, moves } = f;
+  if (model.pending) return "Sending…";
+  if (model.status !== "live") return "Waiting for the connection…";
+  if (f.paused) return "Moves resume after the pause.";
+  if (f.over) return "";
+  if (!f.myTurn) return `Waiting for ${seatName(view, view.turn)}.`;
+  if (family === "gin") {
+    if (step === "offer") return "Take the up-card into your hand, or pass.";
+    if (step === "reply") return "Select cards to add to a table meld or make a new meld, then lay down; press Done when you have finished.";
+    if (view.phase === "draw") return moves.includes("take") ? "Draw from the stock, or take the top face-up card." : "Draw from the stock.";
+    if (moves.includes("knock")) {
+      return "Select one card to discard, or knock: with the selected card, or with the best discard chosen for you. To lay melds of your choice, make them first.";
+    }
+    return "Select one card to discard.";
+  }
+  if (family === "knock") {
+    if (step === "buy_back") return "Buy back in, or stay out.";
+    if (view.phase === "draw") {
+      const take = moves.includes("take") ? "Draw from the stock, or take the top discard" : "Draw from the stock";
+      return step === "exchange" ? `${take}, then discard; or pass.` : `${take}.`;
+    }
+    return moves.includes("knock") ? "Select one card to discard, or knock to end the deal." : "Select one card to discard.";
+  }
+  if (f.taking) return "Select cards (the taken one included) and make a new meld, then take and lay down.";
+  if (view.phase === "draw") return moves.includes("take") ? "Draw from the stock, or pick a discard to take." : "Draw from the stock.";
+  if (moves.includes("play")) return "Select cards to make melds, add to table melds or swap a joker; select one card to discard.";
+  return "Select one card to discard.";
+}
+
 export function renderScores(model, f) {
-  const { view } = f;
+  const { view, family } = f;
   const rounds = view.scores.rounds;
-  const head = h("tr", {}, h("th", { scope: "col" }, "Round"), view.names.map((n) => h("th", { scope: "col" }, n)));
+  const word = roundWord(family);
+  const head = h("tr", {}, h("th", { scope: "col" }, word), view.names.map((n) => h("th", { scope: "col" }, n)));
   const rows = rounds.map((r) =>
-    h("tr", {}, h("th", { scope: "row" }, String(r.round)),
+    h("tr", { class: r.ended === "void" ? "void" : "" }, h("th", { scope: "row" }, r.ended === "void" ? `${r.round} (void)` : String(r.round)),
       view.names.map((_, seat) => {
         const line = r.lines.find((l) => l.seat === seat);
-        return h("td", { title: line ? lineDetail(line) : "" }, line ? String(line.points) : "–");
+        return h("td", { title: line ? lineDetail(view, line) : "" }, line ? pointsText(view, line.points) : "–");
       })));
-  const totals = h("tr", { class: "totals-row" }, h("th", { scope: "row" }, "Total"),
+  const totals = h("tr", { class: "totals-row" }, h("th", { scope: "row" }, family === "knock" ? "Record" : "Total"),
     view.names.map((_, seat) => h("td", {}, String(view.scores.totals[seat]))));
+  const foot = scoreFootRows(f);
   return [
     h("h2", {}, "Scores"),
-    h("p", { class: "aside" }, view.lower_wins ? "Penalty points: the lowest total wins." : "Points: the highest total wins."),
-    h("table", { class: "table scores-table" }, h("thead", {}, head), h("tbody", {}, rows, totals)),
+    h("p", { class: "aside", id: "scoring" }, scoringText(view, family)),
+    h("table", { class: "table scores-table" }, h("thead", {}, head), h("tbody", {}, rows, totals),
+      foot.length ? h("tfoot", {}, foot) : null),
+    scoreExtras(model, f),
     rounds.length
-      ? h("details", { class: "round-details" }, h("summary", {}, "Every round’s lines"),
-          rounds.slice().reverse().map((r) => h("div", {}, h("h3", {}, `Round ${r.round}`), roundLines(view, r))))
-      : h("p", { class: "aside" }, "No round finished yet."),
+      ? h("details", { class: "round-details" }, h("summary", {}, `Every ${word.toLowerCase()}’s lines`),
+          rounds.slice().reverse().map((r) => h("div", {}, h("h3", {}, `${word} ${r.round}`), roundLines(view, r))))
+      : h("p", { class: "aside" }, `No ${word.toLowerCase()} finished yet.`),
     f.over ? h("p", { class: "winners" }, h("strong", {}, "Winners: "), (view.winners || []).map((s) => seatName(view, s)).join(", ")) : null,
   ];
 }
@@ -474,6 +497,11 @@ export function describeEvents(view, events) {
   for (const e of list) {
     const who = e.seat === view.seat && view.seat !== null ? "you" : seatName(view, e.seat);
     if (e.kind === "drew" && e.seat === view.seat && sawOwnCard) continue; // "you drew <card>" says it
+    const special = describeFamilyEvent(view, e);
+    if (special !== undefined) {
+      out.push(special);
+      continue;
+    }
     switch (e.kind) {
       case "drew": out.push(`${who} drew from the stock`); break;
       case "drew_card": out.push(`you drew ${cardName(e.card)}`); break;
@@ -482,11 +510,22 @@ export function describeEvents(view, events) {
       case "laid_off": out.push(`${who} added ${e.cards.map(cardShort).join(" ")} to meld ${e.meld}`); break;
       case "joker_exchanged": out.push(`${who} swapped ${cardShort(e.card)} for a joker`); break;
       case "discarded": out.push(`${who} discarded ${cardName(e.card)}`); break;
-      case "round_over": out.push(`round ${e.round} is over${e.winner !== null && e.winner !== undefined ? `: ${seatName(view, e.winner)} went out` : ""}`); break;
+      case "round_over": out.push(roundOverText(view, e)); break;
       case "match_over": out.push("the match is over"); break;
       case "stock_rebuilt": out.push("the stock was rebuilt from the discards"); break;
       default: break;
     }
   }
   return out.join("; ");
+}
+
+function roundOverText(view, e) {
+  const word = roundWord(familyOf(view)).toLowerCase();
+  const winner = e.winner !== null && e.winner !== undefined ? seatName(view, e.winner) : null;
+  if (e.ended === "void") return `${word} ${e.round} is void`;
+  if (!winner) return `${word} ${e.round} is over`;
+  if (familyOf(view) === "knock") return `${word} ${e.round} is over: ${winner} ended it${e.result ? ` (${e.result.replace(/_/g, " ")})` : ""}`;
+  if (familyOf(view) === "gin") return `${word} ${e.round} is over: ${winner} scores`;
+  if (e.one_go) return `${word} ${e.round} is over: ${winner} went out in one go${view.variant === "remik40" ? " — Remik!" : ""}`;
+  return `${word} ${e.round} is over: ${winner} went out`;
 }

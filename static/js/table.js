@@ -35,6 +35,7 @@ const model = {
   pending: null, // the command waiting for its answer
   fresh: [], // cards that just arrived in the hand (highlighted)
   lastEvents: "",
+  lastDeal: null, // the newest round_over event seen (its melds and hands, for the end-of-deal summary)
   now: () => Date.now(),
   handOrder() {
     const hand = this.frame.view.hand || [];
@@ -134,6 +135,8 @@ function applyState(frame) {
   // An error stays next to the controls while it is still this seat's turn (a stale-version
   // refusal is followed by a newer frame); it goes once the turn has passed.
   if (!frame.view.you || !frame.view.you.my_turn) model.error = null;
+  const over = (frame.events || []).filter((e) => e.kind === "round_over");
+  if (over.length) model.lastDeal = over[over.length - 1];
   const said = describeEvents(frame.view, frame.events);
   if (said) model.lastEvents = said.charAt(0).toUpperCase() + said.slice(1) + ".";
   return true;
@@ -199,6 +202,31 @@ const actions = {
   },
   draw() {
     send({ kind: "draw" });
+  },
+  take(card) {
+    // The gin family and Knock-108: a take is a move of its own.
+    send(card ? { kind: "take", card } : { kind: "take" });
+  },
+  pass() {
+    send({ kind: "pass" });
+  },
+  buyBack() {
+    send({ kind: "knock" }); // Knock-108's buy-back stage: a knock buys back in
+  },
+  knock(card) {
+    const move = { kind: "knock" };
+    if (card) move.card = card;
+    // Melds arranged by hand go with it; without them the engine lays the best arrangement.
+    if (model.draft.melds.length) move.melds = Draft.toMove(model.draft).melds;
+    send(move);
+  },
+  useBestMelds() {
+    const best = model.frame.view.you?.best_melds;
+    if (!best || !best.length) return;
+    model.draft = Draft.addMeldsFromText(model.draft, best);
+    model.selected = [];
+    focusFallback = "submit";
+    render();
   },
   startTake(card) {
     model.draft = Draft.startTake(model.draft, card);

@@ -1,0 +1,483 @@
+// What differs between the rule families on the table, read only from the view's own blocks:
+//
+// * "gin"   (gin, oklahoma): the view has a `gin` block (the up-card offer, the knock limit, the
+//           knock and its loose cards, deals won, Oklahoma's columns, the settlement) and `you`
+//           carries `deadwood`, `best_melds`, `knock_discards`.
+// * "knock" (knock108): the view has `stage` and `stakes` (the pool and the chip ledger), `knock`,
+//           `buy_back`, `in_game`, `last_deal`; `you` carries `loose_points` and a `knock` hint.
+// * "cycle" (remik51, remi, rummy500, remik40): the shared turn cycle (draw or take with a play,
+//           lay down, discard); rummy500 adds `running_totals` and `target`, remik40 `prize_pool`.
+//
+// Nothing here decides a rule: the texts describe what the view says, the buttons send what the
+// `you` hints list, and the server answers.
+
+import { cardName, cardShort } from "./cards.js";
+import { h } from "./dom.js";
+import { cardEl, cardRow, seatName, signed } from "./widgets.js";
+
+/** Variants whose discards form a row a player may reach into (the rest: only the top card). */
+const ROW_VARIANTS = new Set(["remi", "rummy500"]);
+
+export function familyOf(view) {
+  if (view.gin) return "gin";
+  if (view.stakes && view.stage) return "knock";
+  return "cycle";
+}
+
+export function isRow(view) {
+  return ROW_VARIANTS.has(view.variant);
+}
+
+/** In the gin family and Knock-108 a take is a move of its own (no play goes with it). */
+export function takeAlone(family) {
+  return family !== "cycle";
+}
+
+const DECLARED = { knock: "a knock", gin: "gin", flush: "a flush", figures: "figures", full_sequence: "a full sequence" };
+
+function who(view, seat) {
+  return seat === view.seat && view.seat !== null ? "you" : seatName(view, seat);
+}
+
+function faces(cards) {
+  return cards.map(cardShort).join(" ");
+}
+
+// --- the status line --------------------------------------------------------------------------------
+
+export function turnText(f) {
+  const { view, family, moves } = f;
+  const name = seatName(view, view.turn);
+  if (family === "gin") {
+    const step = view.gin.step;
+    if (f.myTurn) {
+      if (step === "offer") return "Your turn: take the up-card or pass";
+      if (step === "reply") return "Your turn: lay off, then done";
+      if (view.phase === "draw") return "Your turn: draw a card";
+      return moves.includes("knock") ? "Your turn: discard or knock" : "Your turn: discard a card";
+    }
+    if (step === "offer") return `${name} is offered the up-card`;
+    if (step === "reply") return `${name} is laying off`;
+    return `${name}’s turn`;
+  }
+  if (family === "knock") {
+    const stage = view.stage;
+    if (f.myTurn) {
+      if (stage === "buy_back") return "Your turn: buy back in or stay out";
+      if (stage === "exchange" && view.phase === "draw") return "Your turn: extra exchange or pass";
+      if (view.phase === "draw") return "Your turn: draw a card";
+      return moves.includes("knock") ? "Your turn: discard or knock" : "Your turn: discard a card";
+    }
+    if (stage === "buy_back") return `${name} decides on buying back in`;
+    if (stage === "exchange") return `${name}’s extra exchange`;
+    return `${name}’s turn`;
+  }
+  if (f.myTurn) {
+    if (view.phase === "draw") return "Your turn: draw a card";
+    if (!moves.includes("play")) return "Your turn: discard a card";
+    return "Your turn: lay down, then discard";
+  }
+  return `${name}’s turn`;
+}
+
+// --- the board: what this deal is played with ---------------------------------------------------
+
+/** Lines above the melds: the up-card and knock limit, a knock and its loose cards, the pool… */
+export function boardInfo(model, f) {
+  const { view, family } = f;
+  if (family === "gin") return ginBoard(model, f);
+  if (family === "knock") return knockBoard(view);
+  const pool = view.prize_pool;
+  if (pool) {
+    return h("p", { class: "deal-info", id: "deal-info" },
+      `Prize pool ${pool.pool} chips (${pool.stake} each): the winner takes ${pool.winner_share}%, the rest goes to losers under ${pool.threshold} points.`);
+  }
+  if (view.variant === "rummy500" && view.target) {
+    return h("p", { class: "deal-info", id: "deal-info" }, `Plus points for cards laid; first past ${view.target}.`);
+  }
+  return null;
+}
+
+function ginBoard(model, f) {
+  const { view } = f;
+  const g = view.gin;
+  const dealer = (view.first + 1) % view.players; // `first` is the non-dealer (games/engine/gin.py)
+  const limit = g.knock_limit === 0 ? "gin only: no knocking this deal" : `knock with up to ${g.knock_limit} loose points`;
+  const facts = [
+    h("span", { class: "fact" }, "Up-card ", g.upcard ? cardEl(g.upcard, { classes: "mini" }) : "–"),
+    h("span", { class: "fact", id: "knock-limit" }, limit),
+    g.factor && g.factor !== 1 ? h("span", { class: "fact doubled", id: "deal-factor" }, `scores ×${g.factor} this deal`) : null,
+    h("span", { class: "fact" }, `${seatName(view, dealer)} deals`),
+  ];
+  let offer = null;
+  if (g.step === "offer") {
+    const passed = (g.passed || []).map((s) => who(view, s));
+    offer = h("p", { class: "offer", id: "offer" },
+      `The up-card is offered to ${who(view, g.offered_to)}`,
+      passed.length ? ` (${passed.join(" and ")} passed)` : "", ".");
+  } else if (g.stock_only && view.phase === "draw" && g.step === "turn") {
+    offer = h("p", { class: "offer", id: "offer" }, "Both passed the up-card: the first draw is from the stock.");
+  }
+  return [h("p", { class: "deal-info", id: "deal-info" }, facts), offer, ginKnockPanel(view)];
+}
+
+function ginKnockPanel(view) {
+  const knock = view.gin.knock;
+  if (!knock) return null;
+  const name = who(view, knock.seat);
+  const title = knock.gin
+    ? `${cap(name)} went gin`
+    : `${cap(name)} knocked with ${knock.points} loose point${knock.points === 1 ? "" : "s"}`;
+  return h("div", { class: "knock-panel", id: "knock-panel" },
+    h("p", {}, h("strong", {}, title), knock.discard ? [" · discarded ", cardEl(knock.discard, { classes: "mini" })] : null),
+    knock.deadwood && knock.deadwood.length
+      ? h("p", { class: "loose" }, h("span", { class: "label" }, "Loose cards (face up)"), cardRow(knock.deadwood, { label: `${name}: loose cards` }))
+      : null);
+}
+
+function knockBoard(view) {
+  const stakes = view.stakes;
+  const info = h("p", { class: "deal-info", id: "deal-info" },
+    h("span", { class: "fact", id: "pool" }, `Pool ${stakes.pool} chips`),
+    h("span", { class: "fact" }, `stake ${stakes.stake}`),
+    h("span", { class: "fact" }, `knock with at most ${view.knock_limit} loose points`),
+    h("span", { class: "fact" }, `over ${view.limit} is out`));
+  let knock = null;
+  if (view.knock) {
+    const k = view.knock;
+    const queue = (k.to_exchange || []).map((s) => who(view, s));
+    knock = h("div", { class: "knock-panel", id: "knock-panel" },
+      h("p", {}, h("strong", {}, `${cap(who(view, k.seat))} knocked with ${k.points} loose point${k.points === 1 ? "" : "s"}`)),
+      k.loose && k.loose.length
+        ? h("p", { class: "loose" }, h("span", { class: "label" }, "Loose cards (face up)"), cardRow(k.loose, { label: "the knocker's loose cards" }))
+        : null,
+      queue.length ? h("p", {}, `Extra exchange: ${queue.join(", then ")}.`) : null);
+  }
+  let buyBack = null;
+  if (view.buy_back) {
+    const b = view.buy_back;
+    buyBack = h("p", { class: "buy-back-panel", id: "buy-back-panel" },
+      `${b.to_decide.map((s) => who(view, s)).join(", ")} may buy back in for ${b.cost} chips, with a record of ${b.record}.`);
+  }
+  return [info, knock, buyBack];
+}
+
+/** The label of a table meld. Points only where melds score (the shared cycle). */
+export function meldLabel(f, meld) {
+  const { view, family } = f;
+  const owner = seatName(view, meld.owner);
+  if (family === "cycle") return `${owner} · ${meld.kind} · ${meld.points} pts`;
+  const extra = meld.placed_by && meld.placed_by.some((s) => s !== meld.owner)
+    ? ` · with ${[...new Set(meld.placed_by.filter((s) => s !== meld.owner))].map((s) => seatName(view, s)).join(", ")}’s lay-offs`
+    : "";
+  return `${owner}’s ${meld.kind}${extra}`;
+}
+
+// --- players ----------------------------------------------------------------------------------------
+
+/** Badges beside a seat's name in the players list. */
+export function playerBadges(f, seat) {
+  const { view, family } = f;
+  const out = [];
+  if (family === "gin") {
+    if (seat === (view.first + 1) % view.players) out.push(h("span", { class: "badge" }, "dealer"));
+    const won = view.gin.deals_won ? view.gin.deals_won[seat] : 0;
+    out.push(h("span", { class: "player-extra" }, `won ${won} deal${won === 1 ? "" : "s"}`));
+  } else if (family === "knock") {
+    if (!view.in_game[seat]) out.push(h("span", { class: "badge out" }, "out"));
+    const chips = view.stakes.chips[seat];
+    out.push(h("span", { class: `player-extra chips ${chips < 0 ? "minus" : ""}`, title: "chips won or paid" }, `chips ${signed(chips)}`));
+    const bought = view.stakes.buy_backs[seat];
+    if (bought) out.push(h("span", { class: "player-extra" }, `bought back ${bought}×`));
+  } else {
+    if (view.opened[seat]) out.push(h("span", { class: "badge" }, "opened"));
+    if (view.running_totals && view.running_totals[seat] !== view.scores.totals[seat]) {
+      out.push(h("span", { class: "player-extra", title: "the total with this deal's cards on the table" },
+        `${view.running_totals[seat]} with this deal`));
+    }
+  }
+  return out;
+}
+
+export function totalTitle(family) {
+  return family === "knock" ? "record (minus points)" : "total";
+}
+
+// --- the seat's own panel: deadwood, knock options, buy-back ---------------------------------------
+
+export function mineInfo(model, f) {
+  const { view, you, family } = f;
+  if (!you) return null;
+  if (family === "gin") return ginMine(f);
+  if (family === "knock") return knockMine(f);
+  return null;
+}
+
+function ginMine(f) {
+  const { view, you } = f;
+  const g = view.gin;
+  if (g.step === "over" || !view.hand.length) return null;
+  const eleven = you.discards && you.discards.length > 0;
+  const parts = [
+    h("p", {},
+      h("strong", { id: "deadwood" }, `Deadwood: ${you.deadwood}`),
+      eleven ? " after your best discard" : ""),
+  ];
+  if (you.best_melds && you.best_melds.length) {
+    parts.push(h("p", { class: "suggested" }, "Best melds: ",
+      you.best_melds.map((meld) => h("span", { class: "suggested-meld" }, faces(meld)))));
+  }
+  if (f.myTurn && you.knock_discards && you.knock_discards.length) {
+    parts.push(h("p", { class: "knock-ready", id: "knock-ready" },
+      you.deadwood === 0 ? h("strong", {}, "Gin is on! ") : h("strong", {}, "You can knock. "),
+      `Discard one of ${faces(you.knock_discards)} to ${you.deadwood === 0 ? "go gin or knock" : "knock"}.`));
+  }
+  if (f.myTurn && g.step === "reply" && g.knock) {
+    parts.push(h("p", {},
+      `${cap(seatName(view, g.knock.seat))} ${g.knock.gin ? "went gin" : `knocked with ${g.knock.points}`}. `,
+      "Lay your melds and add cards to the table melds, then press Done: it lays the rest as well as it can and counts your loose cards."));
+  }
+  if (f.myTurn && g.taken && view.phase === "play") {
+    parts.push(h("p", { class: "aside" }, `You took ${cardName(g.taken)}: it stays in your hand this turn.`));
+  }
+  return h("div", { class: "family-info gin-info", id: "gin-info" }, parts);
+}
+
+function knockMine(f) {
+  const { view, you } = f;
+  const parts = [];
+  if (you.stage === "buy_back" && f.myTurn && you.buy_back) {
+    const b = you.buy_back;
+    parts.push(h("p", {}, h("strong", {}, `You are out with a record of ${view.scores.totals[view.seat]}. `),
+      `Buy back in for ${b.cost} chips: your record becomes ${b.record} and you are dealt ten cards. Or stay out.`));
+  } else if (!you.in_game) {
+    parts.push(h("p", {}, h("strong", {}, "You are out of the game"), ` with a record of ${view.scores.totals[view.seat]}.`));
+  } else if (view.hand.length) {
+    parts.push(h("p", {}, h("strong", { id: "loose-points" }, `Loose points: ${you.loose_points}`), " in your hand as it is"));
+    if (you.knock) {
+      const k = you.knock;
+      const what = k.kind === "knock" ? `a knock with ${k.points}` : DECLARED[k.kind] || k.kind;
+      parts.push(h("p", { class: "knock-ready", id: "knock-ready" }, h("strong", {}, "You can end the deal: "),
+        `discard ${cardShort(k.card)} for ${what}.`));
+    }
+    if (f.myTurn && you.stage === "exchange" && view.knock) {
+      parts.push(h("p", {}, `${cap(seatName(view, view.knock.seat))} knocked: one extra exchange (draw or take, then discard), or pass.`));
+    }
+    if (f.myTurn && you.taken && view.phase === "play") {
+      parts.push(h("p", { class: "aside" }, `You took ${cardName(you.taken)}: it stays in your hand this turn.`));
+    }
+  }
+  return parts.length ? h("div", { class: "family-info knock-info", id: "knock-info" }, parts) : null;
+}
+
+/** The card just taken from the face-up pile (it may not be discarded this turn), if the view says. */
+export function takenCard(f) {
+  if (f.family === "gin") return f.view.gin.taken || null;
+  if (f.family === "knock") return (f.you && f.you.taken) || null;
+  return null;
+}
+
+// --- scores -----------------------------------------------------------------------------------------
+
+export function roundWord(family) {
+  return family === "cycle" ? "Round" : "Deal";
+}
+
+export function scoringText(view, family) {
+  if (family === "gin") {
+    if (view.gin.columns) {
+      return `Points, highest wins: three columns, each finished when a score in it reaches ${view.gin.target}; each is settled as a game of gin and the results are added.`;
+    }
+    return `Points, highest wins: the game ends when a total reaches ${view.gin.target}.`;
+  }
+  if (family === "knock") {
+    return `Minus points on each record, lowest is best: over ${view.limit} a player is out; the last one in takes the pool.`;
+  }
+  if (view.prize_pool) return "Penalty points for the cards left in hand: one game, won by the player who goes out.";
+  if (view.variant === "rummy500") {
+    return `Points for the cards laid, minus the cards left in hand: the highest total past ${view.target} wins.`;
+  }
+  const limit = view.options && view.options.penalty_limit;
+  if (view.lower_wins) return `Penalty points: the lowest total wins${limit ? `; over ${limit} ends the match` : ""}.`;
+  return "Points: the highest total wins.";
+}
+
+/** One score line in words: what it is made of, then its notes. */
+export function lineDetail(view, line) {
+  const family = familyOf(view);
+  const parts = [];
+  if (family === "gin") {
+    parts.push(`loose ${line.hand}`);
+    if (line.bonus) parts.push(`bonus ${line.bonus}`);
+    if (line.multiplier && line.multiplier !== 1) parts.push(`×${line.multiplier}`);
+  } else if (family === "knock") {
+    parts.push(`loose ${line.hand}`);
+    if (line.bonus) parts.push(`credit ${line.bonus}`);
+    if (line.chips !== undefined && line.chips !== null) parts.push(`chips ${signed(line.chips)}`);
+  } else {
+    parts.push(`hand ${line.hand}`, `table ${line.table}`);
+    if (line.bonus) parts.push(`bonus ${line.bonus}`);
+    if (line.atu_bonus) parts.push(`atu ${line.atu_bonus}`);
+    if (line.multiplier && line.multiplier !== 1) parts.push(`×${line.multiplier}`);
+    if (line.chips !== undefined && line.chips !== null) parts.push(`chips ${line.chips}`);
+  }
+  return parts.join(", ") + (line.notes && line.notes.length ? `; ${line.notes.join("; ")}` : "");
+}
+
+/** A line's points as shown: plus-scoring variants show the sign. */
+export function pointsText(view, points) {
+  return view.lower_wins ? String(points) : signed(points);
+}
+
+/** Extra rows under the scores table (its tfoot). */
+export function scoreFootRows(f) {
+  const { view, family } = f;
+  const row = (label, cells, cls = "") =>
+    h("tr", { class: cls }, h("th", { scope: "row" }, label), cells.map((c) => h("td", {}, c)));
+  const rows = [];
+  if (family === "gin") {
+    rows.push(row("Deals won", view.gin.deals_won.map(String), "deals-row"));
+    if (view.gin.settlement) rows.push(row("Settled", view.gin.settlement.net.map(signed), "settled-row"));
+  } else if (family === "knock") {
+    rows.push(row("Chips", view.stakes.chips.map(signed), "chips-row"));
+    rows.push(row("In game", view.in_game.map((x) => (x ? "in" : "out")), "status-row"));
+  } else {
+    if (view.running_totals && view.phase !== "over") rows.push(row("With this deal", view.running_totals.map(String), "running-row"));
+    if (view.prize_pool && view.prize_pool.payouts) {
+      rows.push(row("Chips won", view.prize_pool.payouts.map(String), "chips-row"));
+      rows.push(row("Net chips", view.prize_pool.net.map(signed), "net-row"));
+    }
+  }
+  return rows;
+}
+
+/** Sections after the scores table: Oklahoma's columns, the settlement, the chip ledger. */
+export function scoreExtras(model, f) {
+  const { view, family } = f;
+  const out = [];
+  if (family === "gin") {
+    const g = view.gin;
+    if (g.columns) out.push(columnsTable(view, g.columns));
+    if (g.settlement) {
+      out.push(h("div", { class: "settlement", id: "settlement" }, h("h3", {}, "Settlement"),
+        h("ul", { class: "round-lines" }, g.settlement.notes.map((note) => h("li", {}, note)))));
+    }
+  } else if (family === "knock") {
+    const ledger = view.stakes.ledger || [];
+    out.push(h("p", { class: "aside" }, `Pool: ${view.stakes.pool} chips · stake ${view.stakes.stake}.`));
+    if (ledger.length) {
+      out.push(h("details", { class: "ledger", id: "ledger" }, h("summary", {}, `Chip ledger (${ledger.length} entries)`),
+        h("table", { class: "table ledger-table" },
+          h("thead", {}, h("tr", {}, ["Deal", "What", "From", "To", "Chips"].map((t) => h("th", { scope: "col" }, t)))),
+          h("tbody", {}, ledger.map((e) => h("tr", {},
+            h("td", {}, String(e.round)), h("td", {}, e.kind.replace(/_/g, " ")),
+            h("td", {}, e.from === "pool" ? "pool" : seatName(view, e.from)),
+            h("td", {}, e.to === "pool" ? "pool" : seatName(view, e.to)),
+            h("td", {}, String(e.amount))))))));
+    }
+  } else if (view.prize_pool) {
+    const p = view.prize_pool;
+    out.push(h("p", { class: "aside" }, `Prize pool: ${p.pool} chips (${p.stake} from each player); the winner takes ${p.winner_share}%.`));
+  }
+  const rounds = view.scores.rounds;
+  if (rounds.length) {
+    const word = roundWord(family).toLowerCase();
+    out.push(h("details", { class: "last-deal", id: "last-deal" },
+      h("summary", {}, `How ${word} ${rounds[rounds.length - 1].round} ended`), lastDealSummary(model, f)));
+  }
+  return out;
+}
+
+function columnsTable(view, columns) {
+  return h("div", { class: "columns", id: "columns" },
+    h("h3", {}, "Columns"),
+    h("table", { class: "table scores-table columns-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Column"), view.names.map((n) => h("th", { scope: "col" }, n)), h("th", { scope: "col" }, "Result"))),
+      h("tbody", {}, columns.map((c, i) =>
+        h("tr", { class: c.winner !== null && c.winner !== undefined ? "finished" : "" },
+          h("th", { scope: "row" }, String(i + 1)),
+          view.names.map((_, seat) => h("td", { title: `${c.deals[seat]} deal${c.deals[seat] === 1 ? "" : "s"} won in this column` },
+            `${c.scores[seat]} (${c.deals[seat]})`)),
+          h("td", {}, c.result ? `${seatName(view, c.result.winner)} +${c.result.points}` : "open"))))),
+    h("p", { class: "aside" }, "Each cell: points (deals won in the column)."));
+}
+
+// --- the end of a deal --------------------------------------------------------------------------------
+
+/**
+ * What the last deal ended with: from its round_over event when this page saw it (melds, hands,
+ * the knock), else Knock-108's `last_deal`, else the hands kept in the score record.
+ */
+export function lastDealSummary(model, f) {
+  const { view, family } = f;
+  const rounds = view.scores.rounds;
+  const last = rounds[rounds.length - 1];
+  if (!last) return null;
+  if (family === "knock" && view.last_deal && view.last_deal.round === last.round) {
+    const d = view.last_deal;
+    return h("ul", { class: "deal-summary" }, d.seats.map((item) =>
+      h("li", {}, h("strong", {}, `${seatName(view, item.seat)}: `),
+        item.special ? `${DECLARED[item.special] || item.special} ` : null,
+        item.melds.length ? item.melds.map((m) => h("span", { class: "suggested-meld" }, `[${faces(m)}]`)) : null,
+        item.loose.length ? ` loose ${faces(item.loose)}` : "",
+        ` (${item.points})`)));
+  }
+  const event = model.lastDeal && model.lastDeal.round === last.round ? model.lastDeal : null;
+  const hands = (event && event.hands) || last.hands || [];
+  const melds = (event && event.melds) || [];
+  return h("ul", { class: "deal-summary" }, view.names.map((_, seat) => {
+    const own = melds.filter((m) => m.owner === seat);
+    return h("li", {}, h("strong", {}, `${seatName(view, seat)}: `),
+      own.length ? own.map((m) => h("span", { class: "suggested-meld" }, `[${faces(m.cards)}]`)) : null,
+      hands[seat] && hands[seat].length ? ` left ${faces(hands[seat])}` : " nothing left");
+  }));
+}
+
+/** A sentence for the banner when the match is over (the settlement, the chips). */
+export function overText(f) {
+  const { view, family } = f;
+  if (family === "gin" && view.gin.settlement) {
+    const s = view.gin.settlement;
+    return `Settlement: ${view.names.map((n, seat) => `${n} ${signed(s.net[seat])}`).join(" · ")}.`;
+  }
+  if (family === "knock") return `Chips: ${view.names.map((n, seat) => `${n} ${signed(view.stakes.chips[seat])}`).join(" · ")}.`;
+  if (view.prize_pool && view.prize_pool.payouts) {
+    return `Chips from the pool: ${view.names.map((n, seat) => `${n} ${view.prize_pool.payouts[seat]}`).join(" · ")}.`;
+  }
+  return "";
+}
+
+// --- events -------------------------------------------------------------------------------------------
+
+/** Words for the events of the gin family and Knock-108 (undefined: not one of theirs). */
+export function describeFamilyEvent(view, e) {
+  const actor = who(view, e.seat);
+  switch (e.kind) {
+    case "passed":
+      return e.card ? `${actor} passed on the up-card` : `${actor} passed the extra exchange`;
+    case "knocked":
+      if (e.gin) return `${actor} went gin`;
+      return `${actor} knocked with ${e.points}`;
+    case "declared":
+      return `${actor} ended the deal with ${DECLARED[e.result] || e.result}`;
+    case "extra_exchange":
+      return `${actor === "you" ? "you may" : `${actor} may`} make an extra exchange`;
+    case "bought_back":
+      return `${actor} bought back in for ${e.cost} chips`;
+    case "stayed_out":
+      return `${actor} stayed out`;
+    case "eliminated":
+      return `${actor} ${actor === "you" ? "are" : "is"} out with a record of ${e.record}`;
+    case "opened":
+      return `${actor} opened`;
+    case "stuck":
+      return "nobody can go out any more: the game is void";
+    default:
+      return undefined;
+  }
+}
+
+/** "you" starts a sentence as "You"; a player's name is left as it is written. */
+function cap(text) {
+  return text === "you" ? "You" : text;
+}

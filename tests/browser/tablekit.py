@@ -1,0 +1,104 @@
+"""Helpers for the browser tests of the table: matches set up through the services, pages opened
+as a seated user, and waits on the version the page shows (``#table-app[data-version]``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from unittest import mock
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import engine, services
+from games.engine.bots import choose_move
+from games.models import Match
+
+NAMES = ("ala", "bartek", "celina", "darek")
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    cookie: str
+    seat: int | None
+
+
+def cookie(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def users(count: int) -> list[Any]:
+    make = get_user_model().objects.create_user
+    return [make(username=name, password=None) for name in NAMES[:count]]
+
+
+def start_match(
+    variant: str, options: dict[str, Any], players: Sequence[Any], secret: bytes, name: str = "Table"
+) -> Match:
+    """A room of ``len(players)`` seats, every seat taken, started with ``secret`` as the match secret."""
+    room = services.room_create(
+        owner=players[0], name=name, variant=variant, options=options, seats=len(players), turn_seconds=3600
+    )
+    for index, user in enumerate(players):
+        services.seat_take(room=room, user=user, index=index)
+    with mock.patch.object(services.secrets, "token_bytes", return_value=secret):
+        return services.match_start(room=room)
+
+
+def play_bots_until(
+    match: Match, players: Sequence[Any], done: Callable[[Any], bool], limit: int = 3000
+) -> Match:
+    """Play the bot's move for the seat to move, through the service, until ``done(state)``."""
+    for _ in range(limit):
+        match = Match.objects.get(pk=match.pk)
+        state = match.game_state()
+        if done(state):
+            return match
+        assert not state.is_over, "the match ended first"
+        move = choose_move(engine.view_for(state, state.turn))
+        services.move_submit(
+            match_id=match.pk, user=players[state.turn], move=move, expected_version=match.version
+        )
+    raise AssertionError("the match did not get there")
+
+
+def seat_of(players: Sequence[Any], index: int) -> Seat:
+    return Seat(NAMES[index], cookie(players[index]), index)
+
+
+def open_page(browser: Any, server_url: str, match_id: int, seat: Seat, **context: Any) -> Any:
+    ctx = browser.new_context(**context)
+    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seat.cookie, "url": server_url}])
+    page = ctx.new_page()
+    page.goto(f"{server_url}/matches/{match_id}/")
+    wait_live(page)
+    return page
+
+
+def wait_live(page: Any) -> None:
+    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("#table-app", "data-version"))
+
+
+def wait_version(page: Any, wanted: int) -> None:
+    page.wait_for_selector(f'#table-app[data-version="{wanted}"][data-pending="false"]', timeout=15000)
+
+
+def hand(page: Any) -> list[str]:
+    return sorted(page.eval_on_selector_all("#hand button.card", "els => els.map(e => e.dataset.card)"))
+
+
+def click(page: Any, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).click()
+
+
+def no_sideways_scroll(page: Any) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))

@@ -1,0 +1,102 @@
+"""Every rule set the engine has, on the table page at phone size (390x844).
+
+Each match is played by the bot for every seat (through the services, deterministic given the
+secret) up to a moment that shows what the variant adds: the gin defender's reply with the knock
+on the table, Oklahoma's columns after a few deals, Knock-108's extra exchange with the pool and
+the chips, Rummy 500's row and running totals, Remik 40's prize pool. The seat to move opens the
+page; a screenshot of each goes to tests/browser/artifacts/table-<variant>-390x844.png.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tablekit import no_sideways_scroll, open_page, play_bots_until, seat_of, start_match, users
+
+from games import engine
+
+CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
+if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
+    pytest.skip(
+        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
+    )
+pytest.importorskip(
+    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
+
+
+def _melds_and_my_play(state: Any) -> bool:
+    return len(state.melds) >= 2 and state.phase == "play" and bool(state.opened[state.turn])
+
+
+@dataclass(frozen=True)
+class Scene:
+    options: dict[str, Any]
+    players: int
+    done: Callable[[Any], bool]
+    shows: tuple[str, ...]  # selectors the page must hold at that moment
+
+
+SCENES: dict[str, Scene] = {
+    "remik51": Scene({}, 2, _melds_and_my_play, (".table-melds .table-meld",)),
+    "remi": Scene({"max_players": 2}, 2, _melds_and_my_play, (".atu", ".discards.row")),
+    "rummy500": Scene(
+        {},
+        3,
+        lambda s: len(s.melds) >= 2 and s.phase == "draw" and len(s.discard) >= 4,
+        (".discards.row", ".running-row", ".discards .takeable"),
+    ),
+    "remik40": Scene({}, 2, _melds_and_my_play, ("#deal-info",)),
+    "gin": Scene(
+        {}, 2, lambda s: s.extra.get("step") == "reply", ("#knock-panel", "#deadwood", ".deals-row")
+    ),
+    "oklahoma": Scene(
+        {},
+        2,
+        lambda s: s.round_no >= 3 and s.extra.get("step") == "turn" and s.phase == "play",
+        ("#columns", "#knock-limit", "#deadwood"),
+    ),
+    "knock108": Scene(
+        {},
+        3,
+        lambda s: s.extra.get("stage") == "exchange" and s.phase == "draw",
+        ("#knock-panel", "#pool", ".chips-row", "#loose-points"),
+    ),
+}
+
+
+def test_every_variant_has_a_scene() -> None:
+    assert set(SCENES) == set(engine.variant_names())
+
+
+@pytest.fixture(params=sorted(SCENES))
+def scene(request: pytest.FixtureRequest, transactional_db: None) -> tuple[str, int, Any, Scene]:
+    variant = request.param
+    setup = SCENES[variant]
+    players = users(setup.players)
+    match = start_match(variant, setup.options, players, f"scene {variant}".encode())
+    match = play_bots_until(match, players, setup.done)
+    seat = match.game_state().turn
+    return variant, match.pk, seat_of(players, seat), setup
+
+
+def test_each_variant_on_a_phone(
+    scene: tuple[str, int, Any, Scene], server_url: str, browser: Any, artifacts: Path
+) -> None:
+    variant, match_id, seat, setup = scene
+    page = open_page(browser, server_url, match_id, seat, viewport={"width": 390, "height": 844})
+
+    assert "Your turn" in page.inner_text("#turn-line")
+    for selector in setup.shows:
+        assert page.locator(selector).count() >= 1, f"{variant}: no {selector}"
+    assert page.locator("#controls button").count() >= 1
+    assert page.inner_text("#move-error") == ""
+    assert no_sideways_scroll(page), f"the {variant} table scrolls sideways"
+    page.screenshot(path=str(artifacts / f"table-{variant}-390x844.png"), full_page=True)
