@@ -380,7 +380,7 @@ function renderControls(model, f, act) {
     const card = takeable[takeable.length - 1];
     const offer = step === "offer";
     controls.push(button(offer ? "Take the up-card" : `Take ${cardShort(card)}`, () => act.take(card),
-      { key: "take", cls: offer ? "primary" : "", disabled: !f.canAct, ariaLabel: `take ${cardName(card)}${offer ? ", the up-card" : " from the discards"}` }));
+      { key: "take", cls: offer ? "primary" : "", disabled: !f.canAct, ariaLabel: offer ? null : `take ${cardName(card)} from the discards` }));
   }
   if (f.turnOpen && buyBack && f.moves.includes("knock")) {
     const cost = you.buy_back ? ` (${you.buy_back.cost} chips)` : "";
@@ -406,18 +406,18 @@ function renderControls(model, f, act) {
       controls.push(button("Knock, discarding selected", () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
       controls.push(button(you.deadwood === 0 ? "Go gin" : `Knock with ${you.deadwood}`, () => act.knock(null),
         { key: "knock-best", cls: "primary", disabled: !f.canAct || !(you.knock_discards || []).length || draft.melds.length > 0,
-          ariaLabel: `${you.deadwood === 0 ? "go gin" : `knock with ${you.deadwood}`}: the best discard and melds are chosen for you` }));
+          title: "The best discard and melds are chosen for you" }));
     } else if (family === "knock") {
       const ok = Boolean(you.knock) && one !== null && discardable.has(one);
       controls.push(button("Knock, discarding selected", () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
       if (you.knock) {
         controls.push(button(`Knock: discard ${cardShort(you.knock.card)}`, () => act.knock(you.knock.card),
-          { key: "knock-best", cls: "primary", disabled: !f.canAct, ariaLabel: `end the deal: discard ${cardName(you.knock.card)}` }));
+          { key: "knock-best", cls: "primary", disabled: !f.canAct, title: `End the deal: discard ${cardName(you.knock.card)}` }));
       }
     }
   }
   if (f.turnOpen && step === "reply" && f.moves.includes("pass")) {
-    controls.push(button("Done", act.pass, { key: "pass", disabled: !f.canAct, ariaLabel: "done: lay the rest as well as it goes and count my hand" }));
+    controls.push(button("Done", act.pass, { key: "pass", disabled: !f.canAct, title: "Lay the rest as well as it goes and count my hand" }));
   }
   if (selected.length) controls.push(button("Unselect", act.unselect, { key: "unselect", cls: "quiet small" }));
 
