@@ -1,8 +1,9 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to the routes in games.routing.
 
-Run it with `daphne remi_site.asgi:application` (or `make run`). Daphne sends no lifespan
-events, so the single-process start-up (the embedded Celery worker, see remi_site/embedded.py)
-happens lazily, on the first call.
+Run it with `daphne remi_site.asgi:application` (or `make run`). The embedded Celery worker
+(single-process mode, see remi_site/embedded.py) starts when this module is loaded, so a restarted
+server resumes its tables (the worker's start-up sweep) before anyone connects. Daphne sends no
+lifespan events, so the server's event loop is noted on the first call.
 """
 
 import os
@@ -29,6 +30,11 @@ router = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+
+# Start now, not on the first request: a table of bots must not wait for a visitor after a restart.
+# Sends made before the first call reach nobody, and nobody is connected yet.
+embedded.ensure_embedded_worker()
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
