@@ -284,6 +284,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Hashed, compressed files served by WhiteNoise; needs `manage.py collectstatic`.
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # Hashed, compressed files served by WhiteNoise (JS module imports point at the hashed
+    # names); needs `manage.py collectstatic`.
+    "staticfiles": {"BACKEND": "remi_site.storage.StaticFilesStorage"},
 }
