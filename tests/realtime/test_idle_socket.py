@@ -37,12 +37,11 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not settings.REDIS_URL, reason="only the Redis channel layer has a socket timeout"),
-    pytest.mark.xfail(
-        bool(settings.REDIS_URL) and not _layer_outwaits_its_blocking_pop(),
-        reason="CHANNEL_LAYERS hosts need a socket_timeout above the 5 s blocking pop (redis-py 8)",
-        strict=True,
-    ),
 ]
+
+
+def test_the_layer_outwaits_its_blocking_pop() -> None:
+    assert _layer_outwaits_its_blocking_pop(), _socket_timeouts()
 
 
 async def test_a_socket_idle_longer_than_the_blocking_pop_stays_open(table: Table) -> None:
