@@ -72,7 +72,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--player", choices=("simple", "bot"), default="simple", help="how moves are chosen")
     parser.add_argument("--echo-sockets", type=int, default=20, help="sockets timing ws/echo/ (default 20)")
     parser.add_argument("--echo-interval", type=float, default=0.5, help="seconds between echoes per socket")
-    parser.add_argument("--connect-concurrency", type=int, default=50, help="handshakes in flight at once")
+    parser.add_argument(
+        "--connect-concurrency",
+        type=int,
+        default=8,
+        help="handshakes in flight at once (default 8: daphne drops a handshake not accepted within 5 s)",
+    )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for any one frame")
     parser.add_argument("--keep", action="store_true", help="leave the load-test rooms open afterwards")
     return parser.parse_args(argv)
