@@ -157,7 +157,7 @@ function knockBoard(view) {
   if (view.buy_back) {
     const b = view.buy_back;
     buyBack = h("p", { class: "buy-back-panel", id: "buy-back-panel" },
-      `${b.to_decide.map((s) => who(view, s)).join(", ")} may buy back in for ${b.cost} chips, with a record of ${b.record}.`);
+      `${cap(b.to_decide.map((s) => who(view, s)).join(", "))} may buy back in for ${b.cost} chips, with a record of ${b.record}.`);
   }
   return [info, knock, buyBack];
 }
@@ -366,7 +366,7 @@ export function scoreExtras(model, f) {
     const ledger = view.stakes.ledger || [];
     out.push(h("p", { class: "aside" }, `Pool: ${view.stakes.pool} chips · stake ${view.stakes.stake}.`));
     if (ledger.length) {
-      out.push(h("details", { class: "ledger", id: "ledger" }, h("summary", {}, `Chip ledger (${ledger.length} entries)`),
+      out.push(h("details", { class: "ledger", id: "ledger", dataset: { keep: "ledger" } }, h("summary", {}, `Chip ledger (${ledger.length} entries)`),
         h("table", { class: "table ledger-table" },
           h("thead", {}, h("tr", {}, ["Deal", "What", "From", "To", "Chips"].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, ledger.map((e) => h("tr", {},
@@ -382,7 +382,7 @@ export function scoreExtras(model, f) {
   const rounds = view.scores.rounds;
   if (rounds.length) {
     const word = roundWord(family).toLowerCase();
-    out.push(h("details", { class: "last-deal", id: "last-deal" },
+    out.push(h("details", { class: "last-deal", id: "last-deal", dataset: { keep: "last-deal" } },
       h("summary", {}, `How ${word} ${rounds[rounds.length - 1].round} ended`), lastDealSummary(model, f)));
   }
   return out;
@@ -479,5 +479,5 @@ export function describeFamilyEvent(view, e) {
 
 /** "you" starts a sentence as "You"; a player's name is left as it is written. */
 function cap(text) {
-  return text === "you" ? "You" : text;
+  return /^you\b/.test(text) ? `Y${text.slice(1)}` : text;
 }

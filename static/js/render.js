@@ -1,7 +1,7 @@
 // Building the table's DOM from the model. No rules here: what is enabled comes from the
 // view's `you` hints, and what is legal is answered by the server.
 
-import { cardName, cardShort, declarationChoices, parseCard } from "./cards.js";
+import { cardName, cardShort, declarationChoices, faceOf, parseCard } from "./cards.js";
 import { h } from "./dom.js";
 import { pool as draftPool, hasPlay, isEmpty, usedKeys } from "./draft.js";
 import {
@@ -104,7 +104,7 @@ export function renderBanner(model, f) {
       " ",
       h("span", { class: "totals" }, totalsText(view)),
       overText(f) ? h("p", { class: "over-extra" }, overText(f)) : null,
-      rounds.length ? h("details", { class: "last-deal" }, h("summary", {}, `How ${roundWord(f.family).toLowerCase()} ${rounds[rounds.length - 1].round} ended`),
+      rounds.length ? h("details", { class: "last-deal", dataset: { keep: "banner-last-deal" } }, h("summary", {}, `How ${roundWord(f.family).toLowerCase()} ${rounds[rounds.length - 1].round} ended`),
         roundLines(view, rounds[rounds.length - 1])) : null,
     );
   }
@@ -364,9 +364,10 @@ function renderControls(model, f, act) {
   const draft = model.draft;
   const selected = model.selected;
   const handSet = new Set(view.hand);
-  const discardable = you ? new Set(you.discards) : new Set();
+  // A hint may list one copy of each face (Knock-108's two decks): a twin is discarded alike.
+  const discardable = new Set((you ? you.discards : []).map(faceOf));
   const one = selected.length === 1 && handSet.has(selected[0]) ? selected[0] : null;
-  const canDiscard = f.canAct && f.moves.includes("discard") && one !== null && discardable.has(one);
+  const canDiscard = f.canAct && f.moves.includes("discard") && one !== null && discardable.has(faceOf(one));
   const playing = f.taking || f.moves.includes("play");
   const canSubmit = f.canAct && hasPlay(draft) && playing;
   const takeable = you && you.takeable ? you.takeable : [];
@@ -408,7 +409,7 @@ function renderControls(model, f, act) {
         { key: "knock-best", cls: "primary", disabled: !f.canAct || !(you.knock_discards || []).length || draft.melds.length > 0,
           title: "The best discard and melds are chosen for you" }));
     } else if (family === "knock") {
-      const ok = Boolean(you.knock) && one !== null && discardable.has(one);
+      const ok = Boolean(you.knock) && one !== null && discardable.has(faceOf(one));
       controls.push(button("Knock, discarding selected", () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
       if (you.knock) {
         controls.push(button(`Knock: discard ${cardShort(you.knock.card)}`, () => act.knock(you.knock.card),
@@ -482,7 +483,7 @@ export function renderScores(model, f) {
       foot.length ? h("tfoot", {}, foot) : null),
     scoreExtras(model, f),
     rounds.length
-      ? h("details", { class: "round-details" }, h("summary", {}, `Every ${word.toLowerCase()}’s lines`),
+      ? h("details", { class: "round-details", dataset: { keep: "round-details" } }, h("summary", {}, `Every ${word.toLowerCase()}’s lines`),
           rounds.slice().reverse().map((r) => h("div", {}, h("h3", {}, `${word} ${r.round}`), roundLines(view, r))))
       : h("p", { class: "aside" }, `No ${word.toLowerCase()} finished yet.`),
     f.over ? h("p", { class: "winners" }, h("strong", {}, "Winners: "), (view.winners || []).map((s) => seatName(view, s)).join(", ")) : null,

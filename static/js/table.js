@@ -72,6 +72,8 @@ function render() {
   const f = facts(model);
   const active = document.activeElement;
   const key = active && root.contains(active) ? active.dataset.key : null;
+  // Sections the reader opened stay open when the regions are rebuilt.
+  const opened = new Set([...root.querySelectorAll("details[data-keep][open]")].map((el) => el.dataset.keep));
   patch(regions.status, renderStatus(model, f));
   patch(regions.banner, renderBanner(model, f));
   patch(regions.events, model.lastEvents);
@@ -79,6 +81,7 @@ function render() {
   patch(regions.mine, renderMine(model, f, actions));
   patch(regions.players, renderPlayers(model, f));
   patch(regions.scores, renderScores(model, f));
+  for (const el of root.querySelectorAll("details[data-keep]")) el.open = opened.has(el.dataset.keep);
   root.dataset.version = String(model.frame.version);
   root.dataset.status = model.status;
   root.dataset.pending = model.pending ? "true" : "false";
