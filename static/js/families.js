@@ -391,7 +391,7 @@ export function scoreExtras(model, f) {
 function columnsTable(view, columns) {
   return h("div", { class: "columns", id: "columns" },
     h("h3", {}, "Columns"),
-    h("table", { class: "table scores-table columns-table" },
+    h("table", { class: "table columns-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Column"), view.names.map((n) => h("th", { scope: "col" }, n)), h("th", { scope: "col" }, "Result"))),
       h("tbody", {}, columns.map((c, i) =>
         h("tr", { class: c.winner !== null && c.winner !== undefined ? "finished" : "" },

@@ -21,6 +21,7 @@ from tablekit import (
     click,
     hand,
     open_page,
+    play_bots_until,
     seat_of,
     start_match,
     users,
@@ -225,3 +226,118 @@ def test_a_gin_deal_is_played_through_the_page_to_its_score(
         assert settled == [f"+{n}" if n > 0 else str(n) for n in deal.net]
         assert "game won by" in page.inner_text("#settlement")
     pages[knocker].screenshot(path=str(artifacts / "table-gin-over-390x844.png"), full_page=True)
+
+
+@dataclass(frozen=True)
+class Arranged:
+    match_id: int
+    knocker: Seat
+    defender: Seat
+    card: str  # the knock's discard
+    melds: list[list[str]]  # the knocker's melds, low to high
+    defender_melds: list[list[str]]  # what "Use best melds" puts in the defender's reply
+
+
+@pytest.fixture
+def arranged(transactional_db: None) -> Arranged:
+    """Oklahoma, played by the bot until the seat to move may knock with melds of its choosing."""
+    rules = engine.variant("oklahoma")
+    for n in range(200):
+        secret = f"browser oklahoma {n}".encode()
+        state = engine.new_game(rules, list(NAMES[:2]), secret)
+        for _ in range(60):
+            if state.round_no != 1 or state.phase == "over":
+                break
+            view = engine.view_for(state, state.turn)
+            you = view["you"]
+            if "knock" in you["moves"] and you["deadwood"] > 0:
+                used = {card for meld in you["best_melds"] for card in meld}
+                for card in you["knock_discards"]:
+                    if card in used:
+                        continue
+                    move = Knock(
+                        engine.parse_card(card), tuple(engine.parse_cards(m) for m in you["best_melds"])
+                    )
+                    after = engine.apply_move(state, state.turn, move).state
+                    reply = engine.view_for(after, after.turn)["you"]
+                    if reply["best_melds"]:
+                        break
+                else:
+                    state = engine.apply_move(state, state.turn, choose_move(view)).state
+                    continue
+                players = users(2)
+                match = start_match("oklahoma", {}, players, secret, name="Oklahoma")
+                match = play_bots_until(match, players, lambda s, v=state.moves_played: s.moves_played == v)
+                seat = state.turn
+                return Arranged(
+                    match_id=match.pk,
+                    knocker=seat_of(players, seat),
+                    defender=seat_of(players, 1 - seat),
+                    card=card,
+                    melds=you["best_melds"],
+                    defender_melds=reply["best_melds"],
+                )
+            state = engine.apply_move(state, state.turn, choose_move(view)).state
+    raise AssertionError("no knock with melds came up")
+
+
+def _order_draft_meld(page: Any, wanted: list[str]) -> None:
+    """Shift the cards of the last new meld into ``wanted``'s order (runs are written low to high)."""
+    meld = page.locator(".draft-meld").last
+    for position, card in enumerate(wanted):
+        current = meld.locator(".draft-card .card").evaluate_all("els => els.map(e => e.dataset.card)")
+        at = current.index(card)
+        while at > position:
+            meld.locator(".shift button").nth(2 * at).click()
+            at -= 1
+
+
+def test_a_knock_with_melds_of_ones_choosing_and_a_reply_with_the_best_melds(
+    arranged: Arranged, server_url: str, browser: Any
+) -> None:
+    page = open_page(browser, server_url, arranged.match_id, arranged.knocker)
+    other = open_page(browser, server_url, arranged.match_id, arranged.defender)
+    at = version(page)
+    assert "knock with up to" in page.inner_text("#knock-limit") or "gin only" in page.inner_text(
+        "#knock-limit"
+    )
+
+    for meld in arranged.melds:
+        for card in meld:
+            _select(page, card)
+        click(page, "New meld from selected")
+        _order_draft_meld(page, meld)
+    assert page.locator(".draft-meld").count() == len(arranged.melds)
+    assert (
+        page.get_by_role("button", name="Lay down", exact=True).count() == 0
+    )  # nothing is laid but by a knock
+    _select(page, arranged.card)
+    click(page, "Knock, discarding selected")
+    at += 1
+    wait_version(page, at)
+    wait_version(other, at)
+    assert page.inner_text("#move-error") == ""
+    table = [
+        meld.locator(".card").evaluate_all("els => els.map(e => e.dataset.card)")
+        for meld in other.locator(".table-melds .table-meld").all()
+    ]
+    assert table == arranged.melds
+    assert "discarded" in other.inner_text("#knock-panel")
+
+    click(other, "Use best melds")
+    assert other.locator(".draft-meld").count() == len(arranged.defender_melds)
+    click(other, "Lay down")
+    at += 1
+    wait_version(other, at)
+    assert other.inner_text("#move-error") == ""
+    assert other.locator(".table-melds .table-meld").count() >= len(arranged.melds) + len(
+        arranged.defender_melds
+    )
+    click(other, "Done")
+    at += 1
+    wait_version(other, at)
+    wait_version(page, at)
+    assert other.inner_text("#move-error") == ""
+    # The deal is scored into the first column.
+    assert other.locator(".scores-table tbody tr").count() == 2
+    assert other.locator("#columns tbody tr").count() == 3
