@@ -2,7 +2,7 @@
 
 Each match is played by the bot for every seat (through the services, deterministic given the
 secret) up to a moment that shows what the variant adds: the gin defender's reply with the knock
-on the table, Oklahoma's columns after a few deals, Knock-108's extra exchange with the pool and
+on the table, Oklahoma's columns and a doubled deal, Knock-108's extra exchange with the pool and
 the chips, Rummy 500's row and running totals, Remik 40's prize pool. The seat to move opens the
 page; a screenshot of each goes to tests/browser/artifacts/table-<variant>-390x844.png.
 """
@@ -60,8 +60,9 @@ SCENES: dict[str, Scene] = {
     "oklahoma": Scene(
         {},
         2,
-        lambda s: s.round_no >= 3 and s.extra.get("step") == "turn" and s.phase == "play",
-        ("#columns", "#knock-limit", "#deadwood"),
+        # Deal 2's up-card is a spade: the deal counts double.
+        lambda s: s.round_no == 2 and s.extra.get("step") == "turn" and s.phase == "play",
+        ("#columns", "#knock-limit", "#deal-factor", "#deadwood"),
     ),
     "knock108": Scene(
         {},
@@ -100,3 +101,39 @@ def test_each_variant_on_a_phone(
     assert page.inner_text("#move-error") == ""
     assert no_sideways_scroll(page), f"the {variant} table scrolls sideways"
     page.screenshot(path=str(artifacts / f"table-{variant}-390x844.png"), full_page=True)
+
+
+@pytest.fixture(params=["remik40", "knock108", "rummy500"])
+def finished(request: pytest.FixtureRequest, transactional_db: None) -> tuple[str, int, Any, Any]:
+    variant = request.param
+    options = {"target": 100} if variant == "rummy500" else {}
+    players = users(2)
+    match = start_match(variant, options, players, f"finished {variant}".encode())
+    match = play_bots_until(match, players, lambda s: s.is_over)
+    return variant, match.pk, seat_of(players, 0), match.game_state()
+
+
+def test_a_finished_match_shows_its_result(
+    finished: tuple[str, int, Any, Any], server_url: str, browser: Any, artifacts: Path
+) -> None:
+    variant, match_id, seat, state = finished
+    page = open_page(browser, server_url, match_id, seat, viewport={"width": 390, "height": 844})
+
+    banner = page.inner_text("#tbl-banner")
+    assert "Match over" in banner
+    for winner in state.winners:
+        assert state.names[winner] in banner
+    assert page.inner_text("#turn-line") == "The match is over"
+    rows = page.locator(".scores-table tbody tr").count()
+    assert rows == len(state.results) + 1  # every round and the totals
+    if variant == "remik40":
+        payouts = [line.chips for line in state.results[-1].lines]
+        assert "Chips from the pool" in banner
+        assert page.locator(".scores-table .chips-row td").all_inner_texts() == [str(c) for c in payouts]
+    elif variant == "knock108":
+        assert "Chips:" in banner
+        assert page.locator(".scores-table .status-row td").all_inner_texts().count("in") == 1
+    else:
+        assert "+" in page.locator(".scores-table tbody tr").first.inner_text()  # points for cards laid
+    assert no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / f"table-{variant}-over-390x844.png"), full_page=True)
