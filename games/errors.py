@@ -75,6 +75,13 @@ class RoomNotReadyError(GameError):
     default_message = "every seat needs a player or a bot before the match starts"
 
 
+class RankedNoBotsError(GameError):
+    """A ranked room seats only people; a bot may stand in for an away player, never sit down."""
+
+    code = "ranked_no_bots"
+    default_message = "a ranked room seats only people: no bot may sit down"
+
+
 class NotBotTurnError(GameError):
     code = "not_bot_turn"
     default_message = "the seat to move is not a bot"

@@ -26,7 +26,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, engine, selectors
+from games import broadcast, engine, ratings, selectors
 from games.engine.bots import candidate_moves, choose_move
 from games.errors import (
     AlreadySeatedError,
@@ -36,6 +36,7 @@ from games.errors import (
     NotBotTurnError,
     NotOwnerError,
     NotSeatedError,
+    RankedNoBotsError,
     RoomFullError,
     RoomNotFoundError,
     RoomNotOpenError,
@@ -155,6 +156,8 @@ def seat_add_bot(
         _require_owner(room, user)
         if room.status != Room.Status.OPEN:
             raise RoomNotOpenError()
+        if room.ranked:
+            raise RankedNoBotsError()
         seat = room.seats.filter(index=index, user__isnull=True, is_bot=False).first()
         if seat is None:
             raise SeatTakenError()
@@ -181,6 +184,8 @@ def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Ma
         seats = list(room.seats.select_related("user").order_by("index"))
         if len(seats) != room.seat_count or any(seat.is_free for seat in seats):
             raise RoomNotReadyError()
+        if room.ranked and any(seat.is_bot for seat in seats):
+            raise RankedNoBotsError()
         names = [
             seat.user.get_username() if seat.user is not None else f"Bot {seat.index + 1}" for seat in seats
         ]
@@ -391,6 +396,8 @@ def _record(
     if after.turn != before.turn or after.round_no != before.round_no:
         match.turn_started = match.resume_at or now
     match.save(update_fields=update_fields)
+    if after.is_over:
+        ratings.on_match_over(match=match, state=after)  # once; in this transaction
     _publish_after_commit(match=match, state=after, events=transition.events)
 
 
@@ -558,10 +565,46 @@ def seat_remove_player(*, seat_id: int) -> bool:
 
 
 def room_close(*, room_ids: list[int]) -> int:
-    """Close rooms (staff action): they leave the lobby and take no seats or new matches."""
+    """Close rooms (staff action): they leave the lobby and take no seats or new matches.
+
+    A match still being played in a closed room ends there (``match_close``).
+    """
     with transaction.atomic():
-        return (
+        closing = list(
             Room.objects.filter(pk__in=room_ids)
             .exclude(status=Room.Status.CLOSED)
-            .update(status=Room.Status.CLOSED)
+            .values_list("pk", flat=True)
         )
+        playing = Match.objects.filter(room_id__in=closing, status=Match.Status.PLAYING)
+        for match_id in playing.order_by("pk").values_list("pk", flat=True):
+            match_close(match_id=match_id)
+        return Room.objects.filter(pk__in=closing).update(status=Room.Status.CLOSED)
+
+
+def match_close(*, match_id: int) -> bool:
+    """End a match being played now, as when its room is closed; False if it was over already.
+
+    The engine's ``end_match`` makes the standings final (the round in progress is dropped); the
+    match is ``ABANDONED`` and, in a ranked room, rated from those standings, or aborted for
+    ratings when nobody had discarded yet in the first round (``games.ratings``). The version
+    goes up (the state changed) without a move in the log.
+    """
+    with transaction.atomic():
+        match = _match_locked(match_id)
+        state = match.game_state()
+        if match.status != Match.Status.PLAYING or state.is_over:
+            return False
+        transition = engine.end_match(state)
+        after = transition.state
+        match.set_game_state(after)
+        match.version += 1
+        match.status = Match.Status.ABANDONED
+        match.winners = list(after.winners)
+        match.finished = match.turn_started = timezone.now()
+        match.resume_at = None
+        match.save(
+            update_fields=["state", "version", "status", "winners", "finished", "turn_started", "resume_at"]
+        )
+        ratings.on_match_over(match=match, state=after)
+        _publish_after_commit(match=match, state=after, events=transition.events)
+    return True

@@ -33,7 +33,8 @@ def _in_memory_channel_layer(settings: Settings) -> None:
 def test_the_lobby_lists_open_public_rooms_with_their_seats(ala: Any, bob: Any) -> None:
     room = make_room(ala, "remi", seats=3, name="Evening remi", ranked=True, turn_seconds=45)
     services.seat_take(room=room, user=ala)
-    services.seat_add_bot(room=room, index=1, level="hard")
+    casual = make_room(ala, "remi", seats=2, name="Casual remi")  # a ranked room seats no bot
+    services.seat_add_bot(room=casual, index=1, level="hard")
     make_room(ala, name="Secret table", private=True)
     started = make_room(ala, name="Already playing")
     services.seat_add_bot(room=started, index=0)
