@@ -67,6 +67,12 @@ def play_bots_until(
     raise AssertionError("the match did not get there")
 
 
+def spectator(name: str = "widz") -> Seat:
+    """A logged-in user with no seat at the table."""
+    user = get_user_model().objects.create_user(username=name, password=None)
+    return Seat(name, cookie(user), None)
+
+
 def seat_of(players: Sequence[Any], index: int) -> Seat:
     return Seat(NAMES[index], cookie(players[index]), index)
 
@@ -75,9 +81,20 @@ def open_page(browser: Any, server_url: str, match_id: int, seat: Seat, **contex
     ctx = browser.new_context(**context)
     ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seat.cookie, "url": server_url}])
     page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _ERRORS[id(page)] = errors
     page.goto(f"{server_url}/matches/{match_id}/")
     wait_live(page)
     return page
+
+
+_ERRORS: dict[int, list[str]] = {}
+
+
+def js_errors(page: Any) -> list[str]:
+    """Uncaught script errors on a page opened with ``open_page``."""
+    return list(_ERRORS.get(id(page), []))
 
 
 def wait_live(page: Any) -> None:

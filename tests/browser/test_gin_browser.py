@@ -20,6 +20,7 @@ from tablekit import (
     Seat,
     click,
     hand,
+    js_errors,
     open_page,
     play_bots_until,
     seat_of,
@@ -226,6 +227,7 @@ def test_a_gin_deal_is_played_through_the_page_to_its_score(
         assert settled == [f"+{n}" if n > 0 else str(n) for n in deal.net]
         assert "game won by" in page.inner_text("#settlement")
     pages[knocker].screenshot(path=str(artifacts / "table-gin-over-390x844.png"), full_page=True)
+    assert [js_errors(page) for page in pages] == [[], []]
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from tablekit import (
     Seat,
     click,
     hand,
+    js_errors,
     open_page,
     play_bots_until,
     seat_of,
@@ -195,6 +196,7 @@ def test_a_knock_then_the_extra_exchange_then_the_score(
         assert p.locator("#ledger").count() == 1
         summary = p.locator("#last-deal").text_content() or ""
         assert f"{NAMES[knocker]}: [" in summary  # the knocker's melds, then everyone's loose cards
+        assert js_errors(p) == []
 
 
 @pytest.fixture

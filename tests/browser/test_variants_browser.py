@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import no_sideways_scroll, open_page, play_bots_until, seat_of, start_match, users
+from tablekit import (
+    Seat,
+    js_errors,
+    no_sideways_scroll,
+    open_page,
+    play_bots_until,
+    seat_of,
+    spectator,
+    start_match,
+    users,
+)
 
 from games import engine
 
@@ -85,13 +95,13 @@ def scene(request: pytest.FixtureRequest, transactional_db: None) -> tuple[str, 
     match = start_match(variant, setup.options, players, f"scene {variant}".encode())
     match = play_bots_until(match, players, setup.done)
     seat = match.game_state().turn
-    return variant, match.pk, seat_of(players, seat), setup
+    return variant, match.pk, seat_of(players, seat), setup, spectator()
 
 
 def test_each_variant_on_a_phone(
-    scene: tuple[str, int, Any, Scene], server_url: str, browser: Any, artifacts: Path
+    scene: tuple[str, int, Any, Scene, Seat], server_url: str, browser: Any, artifacts: Path
 ) -> None:
-    variant, match_id, seat, setup = scene
+    variant, match_id, seat, setup, spectator = scene
     page = open_page(browser, server_url, match_id, seat, viewport={"width": 390, "height": 844})
 
     assert "Your turn" in page.inner_text("#turn-line")
@@ -101,6 +111,14 @@ def test_each_variant_on_a_phone(
     assert page.inner_text("#move-error") == ""
     assert no_sideways_scroll(page), f"the {variant} table scrolls sideways"
     page.screenshot(path=str(artifacts / f"table-{variant}-390x844.png"), full_page=True)
+    assert js_errors(page) == []
+
+    # A spectator sees the same table, no hand and no controls.
+    watcher = open_page(browser, server_url, match_id, spectator)
+    assert watcher.locator("#hand").count() == 0
+    assert watcher.locator("#controls").count() == 0
+    assert watcher.locator(".players .player").count() == setup.players
+    assert js_errors(watcher) == []
 
 
 @pytest.fixture(params=["remik40", "knock108", "rummy500"])
