@@ -278,21 +278,8 @@ def _option_value(value: Any) -> str:
 
 
 def _end_condition(rules: engine.Rules) -> str:
-    """When the match ends and who wins, from the options that decide it (Remik's penalty limit,
-    Remi's rounds or target)."""
-    options = rules.options
-    winner = "the lowest total wins" if rules.lower_wins else "the highest total wins"
-    if options.get("penalty_limit") is not None:
-        limit = options["penalty_limit"]
-        return f"The match ends when a player's total goes over {limit} penalty points; {winner}."
-    if options.get("rounds") is not None:
-        rounds = int(options["rounds"])
-        return f"The match ends after {rounds} round{'s' if rounds != 1 else ''}; {winner}."
-    if options.get("target") is not None:
-        return f"The match ends when a player's total reaches {options['target']} points; {winner}."
-    if "rounds" in options or "target" in options:
-        return f"No round limit or target: the match goes on until the table is closed; {winner}."
-    return f"The match ends as the rules above say; {winner}."
+    """When the match ends and who wins: each rule set says it in its own words."""
+    return rules.end_condition()
 
 
 def _options_summary(rules: engine.Rules) -> str:

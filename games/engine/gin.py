@@ -228,6 +228,13 @@ class GinFamily(Rules):
     #: Three parallel score columns (Oklahoma, OKL-5..9).
     hollywood: ClassVar[bool] = False
 
+    def end_condition(self) -> str:
+        return (
+            f"The game ends when a player's score reaches {self._options['target']} (GIN-23); the "
+            f"winner adds a {GAME_BONUS}-point game bonus and {BOX_BONUS} for each deal won more "
+            "than the opponent, minus the opponent's score (GIN-24)."
+        )
+
     @property
     def max_players(self) -> int:
         return 2

@@ -242,6 +242,22 @@ class Rules:
         """What the variant adds to every view (public facts only): nothing by default."""
         return {}
 
+    def end_condition(self) -> str:
+        """When the match ends and who wins, in one sentence (shown before a player sits down)."""
+        options = self._options
+        winner = "the lowest total wins" if self.lower_wins else "the highest total wins"
+        if options.get("penalty_limit") is not None:
+            limit = options["penalty_limit"]
+            return f"The match ends when a player's total goes over {limit} penalty points; {winner}."
+        if options.get("rounds") is not None:
+            rounds = int(options["rounds"])
+            return f"The match ends after {rounds} round{'s' if rounds != 1 else ''}; {winner}."
+        if options.get("target") is not None:
+            return f"The match ends when a player's total reaches {options['target']} points; {winner}."
+        if "rounds" in options or "target" in options:
+            return f"No round limit or target: the match goes on until the table is closed; {winner}."
+        return f"The match ends as the rules say; {winner}."
+
     def describe(self) -> str:
         """The rule set in words, for the room-creation form."""
         lines = [f"{self.title}: {self.summary}"]

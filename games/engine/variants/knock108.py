@@ -111,6 +111,12 @@ class Knock108(Rules):
     lower_wins = True
     flow = FLOW
 
+    def end_condition(self) -> str:
+        return (
+            "A player whose minus points go over 100 drops out (and may buy back in for three "
+            "stakes); the last player left wins and takes the pool."
+        )
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.policy = _REMIK_LIMITS if self._options["joker_limits"] == "remik" else _NO_LIMITS

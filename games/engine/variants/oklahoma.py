@@ -40,6 +40,13 @@ class Oklahoma(GinFamily):
     )
     hollywood = True
 
+    def end_condition(self) -> str:
+        return (
+            f"Each of the three columns ends when a player's score in it reaches "
+            f"{self._options['target']}; the match ends when all three have, and each column is "
+            "settled as a gin game (game bonus and deals won); the higher settlement wins."
+        )
+
     def knock_limit(self, upcard: Card) -> int:
         # OKL-2: T J Q K → 10, 2..9 their pips, an ace: no knocking (gin only).
         if upcard.rank == "A":

@@ -136,6 +136,14 @@ class Remik40(Rules):
         "stuck": "R40-Q15",
     }
 
+    def end_condition(self) -> str:
+        return (
+            "One game is one deal: it ends when a player goes out, by stages or all at once "
+            '("Remik", +25 to the others); the winner takes at least '
+            f"{self._options['winner_share_2']}% of the pool, the rest goes to players under 50 "
+            "penalty points."
+        )
+
     def check_options(self, options: Mapping[str, Any]) -> None:
         jokers = int(options["max_jokers_per_meld"])
         # R40-Q1: sets of 3-4 cards of one rank in different suits. R40-Q2: the ace low or high,

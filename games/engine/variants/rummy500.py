@@ -89,6 +89,12 @@ class Rummy500(Rules):
         "take_top": "R500-9",
     }
 
+    def end_condition(self) -> str:
+        return (
+            f"The match ends when a player's total goes over {self._options['target']} points "
+            "after a deal; the highest total wins (a tie at the top plays one more deal)."
+        )
+
     @property
     def max_players(self) -> int:
         return int(self._options["max_players"])
