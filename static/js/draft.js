@@ -42,10 +42,17 @@ export function pool(draft, view, handOrder) {
       items.push({ key: id, wire: id, source: id === draft.take ? "picked" : "along" });
     }
   }
-  for (let n = 0; n < draft.freed; n += 1) {
-    if (draft.exchanges.some((ex) => ex.freedKey === `freed:${n}`)) {
-      items.push({ key: `freed:${n}`, wire: "JK", source: "freed" });
-    }
+  // A meld gives back at most the jokers it holds: Remik 40's set of three takes two exchanges
+  // (both missing cards) for its one joker.
+  const jokersIn = (meldId) => {
+    const meld = (view.melds || []).find((m) => m.id === meldId);
+    return meld ? meld.cards.filter((c) => /^JK/.test(c)).length : 1;
+  };
+  const perMeld = new Map();
+  for (const ex of draft.exchanges) {
+    const count = perMeld.get(ex.meld) || 0;
+    perMeld.set(ex.meld, count + 1);
+    if (count < jokersIn(ex.meld)) items.push({ key: ex.freedKey, wire: "JK", source: "freed" });
   }
   if (view.atu && view.atu_taken_by === null) items.push({ key: view.atu, wire: view.atu, source: "atu" });
   const used = usedKeys(draft);
