@@ -48,3 +48,17 @@ def user_set_language(*, user: User, language: str) -> User:
     user.language = language
     user.save(update_fields=["language"])
     return user
+
+
+def user_block(*, user_ids: list[int], keep: int | None = None) -> list[User]:
+    """Block accounts: ``is_active`` False, so they can no longer log in (their sessions stop
+    authenticating) and leave the public pages and leaderboards. Returns the accounts blocked now
+    (active ones only; ``keep``, the staff member acting, is never blocked)."""
+    with transaction.atomic():
+        users = list(
+            User.objects.select_for_update().filter(pk__in=user_ids, is_active=True).exclude(pk=keep)
+        )
+        for user in users:
+            user.is_active = False
+            user.save(update_fields=["is_active"])
+    return users

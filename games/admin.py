@@ -11,9 +11,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games import services
+from games import ratings, services
 from games.errors import GameError
-from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+from games.models import Match, MoveRecord, Rating, RatingChange, Room, Round, ScoreLine, Seat
 
 
 class ReadOnlyMixin:
@@ -115,10 +115,30 @@ class RoundInline(ReadOnlyMixin, admin.TabularInline):
     show_change_link = True
 
 
+class RatingChangeInline(ReadOnlyMixin, admin.TabularInline):
+    model = RatingChange
+    extra = 0
+    fields = (
+        "seat",
+        "user",
+        "category",
+        "rank",
+        "won",
+        "standin",
+        "mu_before",
+        "sigma_before",
+        "mu_after",
+        "sigma_after",
+        "ordinal_before",
+        "ordinal_after",
+    )
+    readonly_fields = fields
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "room", "number", "version", "status", "started", "finished")
-    list_filter = ("status", "room__variant")
+    list_display = ("id", "room", "number", "version", "status", "rating_status", "started", "finished")
+    list_filter = ("status", "rating_status", "room__variant", "room__ranked")
     # The secret seeds every deal; the state holds every hand. Neither is shown.
     exclude = ("secret", "state")
     readonly_fields = (
@@ -130,14 +150,36 @@ class MatchAdmin(admin.ModelAdmin):
         "finished",
         "turn_started",
         "resume_at",
+        "rating_status",
     )
-    inlines = (RoundInline, MoveRecordInline)
-    actions = ("end_stuck_turns",)
+    inlines = (RatingChangeInline, RoundInline, MoveRecordInline)
+    actions = ("end_stuck_turns", "annul_for_ratings")
 
     @admin.action(description="End the stuck turn (the bot plays it as a stand-in)", permissions=["change"])
     def end_stuck_turns(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         for match in queryset:
             end_stuck_turn(self, request, match, logged=match)
+
+    @admin.action(
+        description="Annul for ratings (remove its rating changes, replay the variant's ratings)",
+        permissions=["change"],
+    )
+    def annul_for_ratings(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        for match in queryset:
+            categories = sorted(set(match.rating_changes.values_list("category", flat=True)))
+            players = ratings.match_annul(match_id=match.pk)
+            if not players:
+                self.message_user(
+                    request, f"{match}: not annulled (it is not a rated match).", messages.WARNING
+                )
+                continue
+            names = ", ".join(ratings.category_title(category) for category in categories)
+            text = (
+                f"Annulled {match} for ratings: the rating changes of {len(players)} player(s) were "
+                f"removed and every {names} rating was replayed from the remaining rated matches."
+            )
+            self.log_change(request, match, text)
+            self.message_user(request, text, messages.SUCCESS)
 
 
 class ScoreLineInline(ReadOnlyMixin, admin.TabularInline):
@@ -165,3 +207,39 @@ class MoveRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class ScoreLineAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "round", "seat", "points", "total")
     list_select_related = ("round",)
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Ratings are derived from the rating changes: read here, rebuilt by an annul's replay."""
+
+    list_display = ("user", "category", "shown", "mu", "sigma", "ordinal", "matches", "wins", "updated")
+    list_filter = ("category",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+
+    @admin.display(description="shown rating")
+    def shown(self, rating: Rating) -> str:
+        mark = " (provisional)" if ratings.is_provisional(rating.sigma) else ""
+        return (
+            f"{ratings.display(rating.mu, rating.sigma)} ± {ratings.display_uncertainty(rating.sigma)}{mark}"
+        )
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = (
+        "id",
+        "match",
+        "user",
+        "category",
+        "rank",
+        "won",
+        "standin",
+        "ordinal_before",
+        "ordinal_after",
+        "created",
+    )
+    list_filter = ("category", "standin", "won")
+    search_fields = ("user__username",)
+    list_select_related = ("match", "user")
