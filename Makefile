@@ -35,9 +35,9 @@ worker: venv ## Run a celery worker (needs REDIS_URL: the default memory:// brok
 	  exit 2; fi
 	$(BIN)/celery -A remi_site worker -l info
 
-test: venv ## Run every test (site, engine, doctests)
+test: venv ## Run every test (site, engine, doctests); PYTEST_ARGS adds pytest options
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_ARGS)
 
 test-engine: venv ## Run the rules engine tests and doctests only (no database)
 	$(BIN)/pytest tests/engine games/engine
