@@ -216,6 +216,8 @@ class ScoreLine(models.Model):
     atu_bonus = models.IntegerField(default=0)
     multiplier = models.IntegerField(default=1)
     notes = models.JSONField(default=list, blank=True)
+    #: Site chips the seat won or paid this round (Remik 40's prize pool, Knock-108's stakes).
+    chips = models.IntegerField(null=True, blank=True)
     total = models.IntegerField()
 
     class Meta:

@@ -417,6 +417,7 @@ def _round_close(*, match: Match, result: Any, now: Any) -> None:
             atu_bonus=line.atu_bonus,
             multiplier=line.multiplier,
             notes=list(line.notes),
+            chips=line.chips,
             total=result.totals[line.seat],
         )
         for line in result.lines

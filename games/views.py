@@ -135,9 +135,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         ],
         "discard": [_card(card) for card in view["discard"]],
         "atu": _card(view["atu"]) if view["atu"] else None,
-        "rounds": [
-            {"round": r, "lines": sorted(r.score_lines.all(), key=lambda line: line.seat)} for r in rounds
-        ],
+        "rounds": [_round_entry(r) for r in rounds],
     }
     return render(request, "games/match.html", context)
 
@@ -159,6 +157,11 @@ def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
     if _run(request, services.seat_leave, room=room.pk, user=request.user) is not None:
         messages.success(request, "You left your seat.")
     return _back_to(room, code)
+
+
+def _round_entry(round_: Any) -> dict[str, Any]:
+    lines = sorted(round_.score_lines.all(), key=lambda line: line.seat)
+    return {"round": round_, "lines": lines, "chips": any(line.chips is not None for line in lines)}
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
