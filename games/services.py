@@ -606,6 +606,7 @@ def match_close(*, match_id: int) -> bool:
         match.save(
             update_fields=["state", "version", "status", "winners", "finished", "turn_started", "resume_at"]
         )
+        Room.objects.filter(pk=match.room_id, status=Room.Status.PLAYING).update(status=Room.Status.FINISHED)
         ratings.on_match_over(match=match, state=after)
         _publish_after_commit(match=match, state=after, events=transition.events)
     return True

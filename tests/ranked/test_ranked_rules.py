@@ -10,7 +10,7 @@ from openskill.models import PlackettLuce
 
 from games import engine, ratings, services
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Rating, RatingChange, RatingStatus
+from games.models import Match, MoveRecord, Rating, RatingChange, RatingStatus, Room
 from tests.ranked.ranked_helpers import play_moves, ranked_room
 
 pytestmark = pytest.mark.django_db
@@ -197,3 +197,14 @@ def test_closing_a_casual_room_ends_its_match_without_ratings(people: list[Any])
     assert match.status == Match.Status.ABANDONED
     assert match.rating_status == RatingStatus.NONE
     assert services.match_close(match_id=match.pk) is False  # over already
+
+
+def test_match_close_on_its_own_finishes_the_room(people: list[Any]) -> None:
+    room = ranked_room(people[:2], "remik51", {})
+    match = services.match_start(room=room)
+    assert services.match_close(match_id=match.pk) is True
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED  # a new match may be started there
+    assert Match.objects.get(pk=match.pk).rating_status == RatingStatus.ABORTED
+    second = services.match_start(room=room)
+    assert second.number == 2
