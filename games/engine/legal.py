@@ -8,12 +8,14 @@ take a discard — and every move it lists has been checked to be accepted by ``
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from . import errors
 from .cards import Card
 from .melds import position_rank, set_recovery_cards
 from .moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
+from .rules import Rules
 from .search import arrangement_value, best_arrangement, find_opening, melds_with
 from .state import GameState
 from .turn import apply_move, may_build
@@ -165,11 +167,37 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
 
 
 def opening_progress(state: GameState, seat: int) -> dict[str, Any]:
-    """For a seat that has not opened: the best opening the hand holds and what is missing."""
-    rules = state.rules
-    hand = list(state.hands[seat])
-    melds, _ = best_arrangement(rules, hand)
-    found = find_opening(rules, hand, keep=1)
+    """For a seat that has not opened: the best opening the hand holds and what is missing.
+
+    It depends only on the rules and the hand, and a hand changes only when its seat moves, so
+    the search runs once per hand (``_opening_progress``, memoised); every call gets new lists.
+    """
+    (required_points, required_run, points, has_run, ready, missing, melds) = _opening_progress(
+        state.rules, tuple(state.hands[seat])
+    )
+    return {
+        "required_points": required_points,
+        "required_run": required_run,
+        "best_points": points,
+        "has_run": has_run,
+        "ready": ready,
+        "missing": list(missing),
+        "melds": [list(meld) for meld in melds],
+    }
+
+
+#: Hands whose opening hints are kept: every seat of a few hundred tables, several times over.
+OPENING_CACHE_SIZE = 8192
+
+_Progress = tuple[int, str, int, bool, bool, tuple[str, ...], tuple[tuple[str, ...], ...]]
+
+
+@lru_cache(maxsize=OPENING_CACHE_SIZE)
+def _opening_progress(rules: Rules, hand: tuple[Card, ...]) -> _Progress:
+    """``opening_progress`` as immutable values, for one rule set and one hand (in its order)."""
+    cards = list(hand)
+    melds, _ = best_arrangement(rules, cards)
+    found = find_opening(rules, cards, keep=1)
     has_run = any(m.kind == "run" and (m.is_pure or rules.opening_run != "pure") for m in (found or melds))
     points = arrangement_value(rules, found) if found else arrangement_value(rules, melds)
     missing = []
@@ -177,15 +205,15 @@ def opening_progress(state: GameState, seat: int) -> dict[str, Any]:
         missing.append("pure_run" if rules.opening_run == "pure" else "run")
     if points < rules.opening_minimum:
         missing.append("points")
-    return {
-        "required_points": rules.opening_minimum,
-        "required_run": rules.opening_run,
-        "best_points": points,
-        "has_run": has_run,
-        "ready": found is not None,
-        "missing": missing,
-        "melds": [[str(c) for c in m.cards] for m in (found or melds)],
-    }
+    return (
+        rules.opening_minimum,
+        rules.opening_run,
+        points,
+        has_run,
+        found is not None,
+        tuple(missing),
+        tuple(tuple(str(c) for c in m.cards) for m in (found or melds)),
+    )
 
 
 def seat_options(state: GameState, seat: int) -> dict[str, Any]:
