@@ -7,12 +7,12 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from games import engine, protocol
 from games.errors import MatchNotFoundError, RoomNotFoundError
-from games.models import Match, Room, Round, ScoreLine, Seat
+from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
 
 
 def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
@@ -22,9 +22,39 @@ def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | Non
     return Seat.objects.filter(room_id=room_id, user_id=user.pk).values_list("index", flat=True).first()
 
 
+def seat_for_move(
+    *,
+    match_id: int,
+    room_id: int,
+    user: AbstractBaseUser | AnonymousUser | None,
+    command_id: str | None,
+) -> tuple[int | None, bool, frozenset[int]]:
+    """For ``services.move_submit``, in one query over the room's seats: the user's seat (or
+    None), whether that seat already has a move recorded with ``command_id`` in this match, and
+    the indexes of the bot seats."""
+    applied: Any = Value(False)
+    if command_id is not None:
+        applied = Exists(
+            MoveRecord.objects.filter(match_id=match_id, seat=OuterRef("index"), command_id=command_id)
+        )
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    seat, already, bots = None, False, set()
+    for index, holder, is_bot, recorded in (
+        Seat.objects.filter(room_id=room_id)
+        .order_by()
+        .annotate(applied=applied)
+        .values_list("index", "user_id", "is_bot", "applied")
+    ):
+        if is_bot:
+            bots.add(index)
+        if user_id is not None and holder == user_id:
+            seat, already = index, bool(recorded)
+    return seat, already, frozenset(bots)
+
+
 def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
     """The state frame ``user`` may see now: their seat's view, or the spectators' view."""
-    match = Match.objects.select_related("room").filter(pk=match_id).first()
+    match = Match.objects.select_related("room").filter(pk=match_id).order_by("pk").first()
     if match is None:
         raise MatchNotFoundError()
     seat = seat_index_for(room_id=match.room_id, user=user)

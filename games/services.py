@@ -209,7 +209,15 @@ def _commitment(secret: bytes, round_no: int) -> str:
 
 
 def _match_locked(match_id: int) -> Match:
-    match = Match.objects.select_for_update(no_key=True).filter(pk=match_id).first()
+    # The room comes in the same query (the frames' clock reads its turn time); only the
+    # match row is locked.
+    match = (
+        Match.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("room")
+        .filter(pk=match_id)
+        .order_by("pk")  # not the model's ordering, which joins and sorts by the room
+        .first()
+    )
     if match is None:
         raise MatchNotFoundError()
     return match
@@ -253,14 +261,13 @@ def move_submit(
     """
     with transaction.atomic():
         match = _match_locked(match_id)
-        seat = selectors.seat_index_for(room_id=match.room_id, user=user)
+        # Under the row lock: a second copy sent concurrently waits here and then finds the first.
+        seat, applied, bot_seats = selectors.seat_for_move(
+            match_id=match.pk, room_id=match.room_id, user=user, command_id=command_id
+        )
         if seat is None:
             raise NotSeatedError()
-        # Under the row lock: a second copy sent concurrently waits here and then finds the first.
-        if (
-            command_id is not None
-            and MoveRecord.objects.filter(match=match, seat=seat, command_id=command_id).exists()
-        ):
+        if applied:
             return AlreadyApplied(match.version)
         _check_version(match, expected_version)
         _check_not_paused(match)
@@ -274,6 +281,7 @@ def move_submit(
             transition=transition,
             actor=actor,
             command_id=command_id,
+            bot_seats=bot_seats,
         )
     return match.version
 
@@ -361,8 +369,12 @@ def _record(
     transition: engine.Transition,
     actor: str,
     command_id: str | None = None,
+    bot_seats: frozenset[int] | None = None,
 ) -> None:
-    """Store an accepted move: state, version, log row, finished rounds; publish after commit."""
+    """Store an accepted move: state, version, log row, finished rounds; publish after commit.
+
+    ``bot_seats``: the room's bot seats when the caller has read them already.
+    """
     after = transition.state
     match.set_game_state(after)
     match.version += 1
@@ -398,7 +410,7 @@ def _record(
     match.save(update_fields=update_fields)
     if after.is_over:
         ratings.on_match_over(match=match, state=after)  # once; in this transaction
-    _publish_after_commit(match=match, state=after, events=transition.events)
+    _publish_after_commit(match=match, state=after, events=transition.events, bot_seats=bot_seats)
 
 
 def _round_close(*, match: Match, result: Any, now: Any) -> None:
@@ -424,10 +436,14 @@ def _round_close(*, match: Match, result: Any, now: Any) -> None:
     )
 
 
-def _publish_after_commit(*, match: Match, state: engine.GameState, events: Any) -> None:
+def _publish_after_commit(
+    *, match: Match, state: engine.GameState, events: Any, bot_seats: frozenset[int] | None = None
+) -> None:
     """After commit: every audience gets its frame, then the bot to move (if any) is scheduled."""
     bot_to_move = not state.is_over and (
-        Seat.objects.filter(room_id=match.room_id, index=state.turn, is_bot=True).exists()
+        state.turn in bot_seats
+        if bot_seats is not None
+        else Seat.objects.filter(room_id=match.room_id, index=state.turn, is_bot=True).exists()
     )
     # Plain values only (the state is immutable): never close over a model instance. One
     # callback per change, which publishes and then schedules.
