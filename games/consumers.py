@@ -28,14 +28,17 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from time import monotonic
 from typing import Any, ClassVar, Literal
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections, connections
 
 from games import broadcast, protocol, selectors, services
 from games.engine import IllegalMoveError
@@ -160,6 +163,24 @@ def _request_id(text_data: str | None) -> protocol.RequestId:
         return None
 
 
+class DirectDispatchMixin:
+    """``dispatch`` without Channels' connection sweep before every message.
+
+    Since Channels 4.2, ``AsyncConsumer.dispatch`` awaits ``aclose_old_connections()`` before
+    each message: a hop to the one thread-sensitive worker thread of the process, for every frame
+    sent to every socket and every message received, each waiting behind any database work
+    queued there. These consumers touch the database only through ``database_sync_to_async``,
+    which closes stale connections itself, in the thread that uses them, before and after each
+    call; the sweep before a frame or an echo has nothing to do.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
 class RateLimitMixin:
     """``_within_budget`` for a consumer's ``receive``: answers or closes a socket over budget."""
 
@@ -186,6 +207,38 @@ class RateLimitMixin:
         return False
 
 
+def database_sync_to_async(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """``channels.db.database_sync_to_async`` for this module's calls, on any worker thread.
+
+    Channels runs database code in one thread per process by default (thread-sensitive), so
+    every move of every table waits for the one before it, including its round trips to the
+    database and the switches back to that thread. Each call here is a transaction of its own
+    (a move, a read) with nothing bound to a thread, so on PostgreSQL it runs on any thread of
+    the loop's default executor (CPUs + 4 threads; with ``DB_POOL`` its 4 connections per process
+    bound how many run at once), several moves at once; the row lock keeps two moves of one
+    match in turn. SQLite keeps the single thread: one writer at a time in any case.
+    """
+    if connections["default"].vendor == "sqlite":
+        return DatabaseSyncToAsync(func)
+    return AnyThreadDatabaseSyncToAsync(func, thread_sensitive=False)
+
+
+class AnyThreadDatabaseSyncToAsync(DatabaseSyncToAsync):
+    """``DatabaseSyncToAsync`` on a worker thread that closes its connection at the end for sure.
+
+    ``channels.testing`` swaps ``channels.db.close_old_connections`` for a no-op while a test
+    talks to a consumer (keeping the one shared thread's connection for the test); on a pool
+    thread that would leave one connection open per thread, past the test database's teardown.
+    Outside tests this second sweep finds the connection closed already.
+    """
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            close_old_connections()
+
+
 def _match_id_for_room(room_id: int) -> int:
     match_id = selectors.room_latest_match_id(room_id=room_id)
     if match_id is None:
@@ -204,7 +257,7 @@ def _audience_group(*, match_id: int, user: AbstractBaseUser | AnonymousUser) ->
     return broadcast.seat_group(match_id, seat)
 
 
-class GameConsumer(RateLimitMixin, AsyncJsonWebsocketConsumer):
+class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsumer):
     match_id: int
     group: str | None = None
 
@@ -294,7 +347,7 @@ class GameConsumer(RateLimitMixin, AsyncJsonWebsocketConsumer):
         await self.send_json(frame)
 
 
-class EchoConsumer(RateLimitMixin, AsyncWebsocketConsumer):
+class EchoConsumer(DirectDispatchMixin, RateLimitMixin, AsyncWebsocketConsumer):
     """Diagnostics: ``ws/echo/`` sends each message back, by way of the channel layer.
 
     The message goes to this socket's own channel and comes back from it, so a round trip
