@@ -232,10 +232,23 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 reads with a 5 s socket timeout by default, no longer than the layer's
-            # 5 s blocking pop: an idle socket's consumer then dies (channels_redis#422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}]},
+            # channels_redis' pub/sub layer (one PUBLISH per group, nothing stored per channel),
+            # plus one pipeline for all the frames of a move: see remi_site/channel_layer.py.
+            "BACKEND": "remi_site.channel_layer.PubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # redis-py 8 reads with a 5 s socket timeout by default; an idle
+                        # connection must outwait the layers' 5 s waits (channels_redis#422).
+                        "socket_timeout": 15,
+                        "socket_connect_timeout": 5,
+                        # redis-py's default pool of 100 ran out when ~1,000 sockets closed at
+                        # once ("Too many connections").
+                        "max_connections": 2000,
+                    }
+                ]
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -31,7 +31,7 @@ def _private_channel_layer(settings: Settings) -> None:
         configured = django_settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "BACKEND": django_settings.CHANNEL_LAYERS["default"]["BACKEND"],
                 "CONFIG": {**configured, "prefix": f"test-{uuid.uuid4().hex}"},
             }
         }

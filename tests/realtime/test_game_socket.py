@@ -284,5 +284,5 @@ async def test_a_closed_socket_leaves_its_group(table: Table) -> None:
 
 def test_these_tests_use_the_layer_the_environment_chose(settings: Any) -> None:
     # Run with and without REDIS_URL: the consumer must work over channels_redis too.
-    expected = "RedisChannelLayer" if settings.REDIS_URL else "InMemoryChannelLayer"
+    expected = "PubSubChannelLayer" if settings.REDIS_URL else "InMemoryChannelLayer"
     assert type(get_channel_layer()).__name__ == expected

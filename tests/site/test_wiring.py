@@ -16,7 +16,7 @@ def test_the_backends_follow_the_environment() -> None:
 
     assert connection.vendor == ("postgresql" if database_url.startswith("postgres") else "sqlite")
     layer = type(get_channel_layer()).__name__
-    assert layer == ("RedisChannelLayer" if redis_url else "InMemoryChannelLayer")
+    assert layer == ("PubSubChannelLayer" if redis_url else "InMemoryChannelLayer")
     assert celery_app.conf.broker_url == (redis_url or "memory://")
 
 

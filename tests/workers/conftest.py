@@ -24,6 +24,10 @@ def _private_channel_layer(settings: Settings) -> None:
     Channels hold more messages than the default 100: a test may read a whole round's frames.
     """
     if django_settings.REDIS_URL:
+        # Not the site's pub/sub layer: these tests also listen from synchronous code, one
+        # ``async_to_sync`` call after another, and pub/sub only delivers to a channel while the
+        # event loop that subscribed it runs. The site's sockets listen on daphne's loop; the
+        # real server test (test_embedded_server) runs the site's own layer.
         settings.CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
