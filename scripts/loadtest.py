@@ -23,6 +23,11 @@ the view in its own last frame and sends it with the version of that frame:
 * ``--player bot``: the engine's bot (``games.engine.bots.choose_move(view)``, the same input:
   the view of the frame), in a separate process so the sockets' timestamps stay honest.
 
+Several servers (``--url`` with a comma-separated list: daphne processes on one database and
+one Redis, as behind a proxy) get the sockets in turn, so a table's frames cross from one
+process to another through the channel layer. With ``--server-pid`` (the servers' process ids,
+on this machine) the report adds the CPU time the servers used while the tables played.
+
 The rooms are closed at the end (``--keep`` leaves them open).
 """
 
@@ -60,7 +65,19 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
     parser.add_argument("--seats", type=int, default=4, help="seats per table, all played (default 4)")
     parser.add_argument("--moves", type=int, default=40, help="moves per table (default 40)")
-    parser.add_argument("--url", default="http://127.0.0.1:8000", help="the running server")
+    parser.add_argument(
+        "--url",
+        default="http://127.0.0.1:8000",
+        help="the running server; several servers (daphne processes sharing the database and "
+        "Redis) as a comma-separated list: the sockets are dealt to them in turn, so one table's "
+        "players sit on different servers, as behind a proxy",
+    )
+    parser.add_argument(
+        "--server-pid",
+        default="",
+        help="process ids of the servers, comma-separated, when they run on this machine: the "
+        "report adds the CPU time they used while the tables played, per move (Linux /proc)",
+    )
     parser.add_argument("--variant", default="remik51", help="rule set of the tables (default remik51)")
     parser.add_argument(
         "--think",
@@ -189,6 +206,7 @@ class Stats:
     play_seconds: float = 0.0
     load_before: float = 0.0
     load_after: float = 0.0
+    server_cpu: float | None = None
 
 
 class Socket:
@@ -373,9 +391,26 @@ async def _echo(ws: Any, stats: Stats, interval: float, stop: asyncio.Event) -> 
             await asyncio.wait_for(stop.wait(), interval)
 
 
+def urls(args: argparse.Namespace) -> list[str]:
+    return [url.strip() for url in args.url.split(",") if url.strip()]
+
+
+def _cpu_seconds(pids: Sequence[int]) -> float | None:
+    """User + system CPU seconds of these processes so far (Linux), or None."""
+    total = 0
+    try:
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    except (OSError, IndexError, ValueError):
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 async def run(plans: Sequence[Plan], cookie_name: str, args: argparse.Namespace) -> Stats:
     stats = Stats(load_before=os.getloadavg()[0])
-    ws_base, origin = _ws_base(args.url)
+    servers = [_ws_base(url) for url in urls(args)]
+    server_pids = [int(pid) for pid in args.server_pid.split(",") if pid.strip()]
     gate = asyncio.Semaphore(args.connect_concurrency)
 
     pool = ProcessPoolExecutor(max_workers=1) if args.player == "bot" else None
@@ -388,17 +423,33 @@ async def run(plans: Sequence[Plan], cookie_name: str, args: argparse.Namespace)
 
     tables = [TableRun(plan, stats, args, choose) for plan in plans]
     started = time.perf_counter()
+    # Socket n goes to server n mod the number of servers (every socket to the one server if one).
+    player_sockets = [(plan, cookie) for plan in plans for cookie in plan.cookies]
     connections = await asyncio.gather(
         *(
-            _connect(f"{ws_base}/ws/match/{plan.match_id}/", origin, cookie, cookie_name, gate)
-            for plan in plans
-            for cookie in plan.cookies
+            _connect(
+                f"{servers[n % len(servers)][0]}/ws/match/{plan.match_id}/",
+                servers[n % len(servers)][1],
+                cookie,
+                cookie_name,
+                gate,
+            )
+            for n, (plan, cookie) in enumerate(player_sockets)
         ),
         return_exceptions=True,
     )
     echo_plans = [plans[i % len(plans)] for i in range(args.echo_sockets)] if plans else []
     echoes = await asyncio.gather(
-        *(_connect(f"{ws_base}/ws/echo/", origin, plan.cookies[0], cookie_name, gate) for plan in echo_plans),
+        *(
+            _connect(
+                f"{servers[n % len(servers)][0]}/ws/echo/",
+                servers[n % len(servers)][1],
+                plan.cookies[0],
+                cookie_name,
+                gate,
+            )
+            for n, plan in enumerate(echo_plans)
+        ),
         return_exceptions=True,
     )
     stats.connect_seconds = time.perf_counter() - started
@@ -421,10 +472,14 @@ async def run(plans: Sequence[Plan], cookie_name: str, args: argparse.Namespace)
 
     stop = asyncio.Event()
     echo_tasks = [asyncio.create_task(echo_loop(ws, stats, args.echo_interval, stop)) for ws in echoes]
+    cpu_before = _cpu_seconds(server_pids) if server_pids else None
     started = time.perf_counter()
     await asyncio.gather(*(table.play() for table in tables))
     stats.play_seconds = time.perf_counter() - started
     stats.load_after = os.getloadavg()[0]
+    cpu_after = _cpu_seconds(server_pids) if server_pids else None
+    if cpu_before is not None and cpu_after is not None:
+        stats.server_cpu = cpu_after - cpu_before
     stop.set()
     for task in echo_tasks:
         try:
@@ -474,10 +529,19 @@ def report(args: argparse.Namespace, stats: Stats, setup_seconds: float) -> str:
     waits = ", ".join(f"{k} {v}" for k, v in sorted(stats.waits.items())) or "none"
     errors = sum(stats.errors.values())
     details = "".join(f"\n  {count} x {kind}" for kind, count in stats.errors.most_common())
+    servers = urls(args)
+    cpu = []
+    if stats.server_cpu is not None:
+        per_move = f" = {1000 * stats.server_cpu / stats.moves:.1f} ms per move" if stats.moves else ""
+        cpu = [
+            f"server CPU while the tables played: {stats.server_cpu:.1f} s{per_move} "
+            f"(pids {args.server_pid}; echoes included)"
+        ]
     return "\n".join(
         [
             f"load test: {args.tables} tables x {args.seats} seats ({args.variant}), "
-            f"{args.moves} moves per table, player {args.player}, think {args.think:g} s, against {args.url}",
+            f"{args.moves} moves per table, player {args.player}, think {args.think:g} s, against "
+            + (servers[0] if len(servers) == 1 else f"{len(servers)} servers ({', '.join(servers)})"),
             f"setup: {args.tables} matches and {sockets} players in {setup_seconds:.1f} s; "
             f"{sockets + args.echo_sockets} sockets connected in {stats.connect_seconds:.1f} s",
             f"moves: {stats.moves} applied in {stats.play_seconds:.1f} s = {rate:.1f} moves/s "
@@ -489,6 +553,7 @@ def report(args: argparse.Namespace, stats: Stats, setup_seconds: float) -> str:
             f"errors: {errors}{details}",
             f"machine: {os.cpu_count()} CPUs, load average {stats.load_before:.1f} before and "
             f"{stats.load_after:.1f} after the play (this client and everything else included)",
+            *cpu,
         ]
     )
 
