@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views, views_ranked
+from games import views, views_rack, views_ranked
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("rooms/<int:room_id>/start/", views.match_start, name="match_start"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("matches/<int:match_id>/rack/", views_rack.rack_check, name="match_rack"),
     path("leaderboard/", views_ranked.leaderboard, name="leaderboard"),
     path("healthz/", views.healthz, name="healthz"),
 ]

@@ -119,3 +119,26 @@ def click(page: Any, name: str) -> None:
 
 def no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def rig(match: Match, state: Any) -> Match:
+    """Replace the match's game state by ``state`` (an ``engine.position``), keeping its version.
+
+    The rack tests build exact hands this way: the position is an ordinary state the services and
+    the engine then play on, as if the deal had produced it.
+    """
+    match.set_game_state(state)
+    match.save(update_fields=["state"])
+    return Match.objects.get(pk=match.pk)
+
+
+def rack_answer(
+    cookie_value: str, match_id: int, groups: list[list[str]], move: dict[str, Any] | None = None
+) -> Any:
+    """The rack endpoint's answer for the user of ``cookie_value`` (tests/site and browser tests)."""
+    import json
+
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = cookie_value
+    query = json.dumps({"groups": groups, **({"move": move} if move else {})})
+    return client.get(f"/matches/{match_id}/rack/", {"q": query})
