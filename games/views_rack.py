@@ -28,6 +28,7 @@ or in the browser. Nothing is stored.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from typing import Any
@@ -104,10 +105,8 @@ def rack_check(request: HttpRequest, match_id: int) -> JsonResponse:
 
     play = base.play if isinstance(base, TakeDiscard) else base
     for meld_cards in play.melds:
-        try:
+        with contextlib.suppress(InvalidMeldError):
             points += rules.meld_points(meld_cards)
-        except InvalidMeldError:
-            pass
     full = Play(melds=play.melds + tuple(found), layoffs=play.layoffs, exchanges=play.exchanges)
     move = TakeDiscard(base.card, full) if isinstance(base, TakeDiscard) else full
     lay_down: dict[str, Any] = {"points": points, "move": engine.move_to_json(move), "melds": len(full.melds)}
@@ -148,10 +147,8 @@ def _within(group: list[Card], allowed: Counter[str]) -> bool:
 def _read_block(rules: Any, group: list[Card]) -> tuple[dict[str, Any], Any]:
     """The engine's reading of a block: as it lies on the rack, else in an order that makes it a meld."""
     candidates = [list(group)]
-    try:
+    with contextlib.suppress(KeyError, IndexError, ValueError):
         candidates += _order_for_meld(list(group))
-    except (KeyError, IndexError, ValueError):
-        pass
     first_error: InvalidMeldError | None = None
     for cards in candidates:
         try:

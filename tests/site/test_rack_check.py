@@ -57,9 +57,12 @@ def test_blocks_are_valued_and_a_51_with_a_pure_run_may_be_laid() -> None:
     first, second = answer["groups"]
     assert first == {"meld": True, "kind": "run", "pure": True, "points": 39, "cards": first["cards"]}
     assert _faces(first["cards"]) == ["9S", "TS", "JS", "QS"]
-    assert second["meld"] and second["kind"] == "set" and second["points"] == 24
+    assert second["meld"]
+    assert second["kind"] == "set"
+    assert second["points"] == 24
     lay = answer["lay_down"]
-    assert lay["possible"] is True and lay["points"] == 63
+    assert lay["possible"] is True
+    assert lay["points"] == 63
     assert lay["move"]["kind"] == "play"
     assert [_faces(m) for m in lay["move"]["melds"]] == [["9S", "TS", "JS", "QS"], ["8H", "8D", "8C"]]
     # The move the button would send is accepted by the real service.
@@ -80,7 +83,8 @@ def test_a_block_out_of_order_is_read_in_the_order_that_makes_it_a_meld() -> Non
 def test_a_block_that_is_not_a_meld_has_no_value_and_is_left_out() -> None:
     match, players = _table()
     answer = _ask(players[0], match, [["2C", "5D", "8H"], ["9S", "TS", "JS", "QS"]])
-    assert answer["groups"][0]["meld"] is False and "points" not in answer["groups"][0]
+    assert answer["groups"][0]["meld"] is False
+    assert "points" not in answer["groups"][0]
     assert answer["groups"][0]["code"] in {"not_a_meld", "not_consecutive", "repeated_suit"}
     assert [_faces(m) for m in answer["lay_down"]["move"]["melds"]] == [["9S", "TS", "JS", "QS"]]
 
@@ -88,11 +92,15 @@ def test_a_block_that_is_not_a_meld_has_no_value_and_is_left_out() -> None:
 def test_the_opening_below_51_says_so_and_a_set_alone_needs_the_pure_run() -> None:
     match, players = _table()
     low = _ask(players[0], match, [["9S", "TS", "JS"]])["lay_down"]
-    assert low["possible"] is False and low["code"] == "opening_too_low" and low["points"] == 29
+    assert low["possible"] is False
+    assert low["code"] == "opening_too_low"
+    assert low["points"] == 29
     no_run = _ask(players[0], match, [["8H", "8D", "8C"]])["lay_down"]
-    assert no_run["possible"] is False and no_run["code"] in {"opening_needs_run", "opening_too_low"}
+    assert no_run["possible"] is False
+    assert no_run["code"] in {"opening_needs_run", "opening_too_low"}
     nothing = _ask(players[0], match, [])["lay_down"]
-    assert nothing["possible"] is False and nothing["code"] == "nothing_to_lay"
+    assert nothing["possible"] is False
+    assert nothing["code"] == "nothing_to_lay"
 
 
 def test_not_your_turn_is_the_engines_reason_and_blocks_are_still_valued() -> None:
@@ -116,7 +124,8 @@ def test_remi_first_turn_is_locked_rmi_19() -> None:
     )
     match = rig(match, state)
     first = _ask(players[0], match, [["9S", "TS", "JS", "QS"], ["8H", "8D", "8C"]])["lay_down"]
-    assert first["possible"] is False and first["code"] == "first_turn"
+    assert first["possible"] is False
+    assert first["code"] == "first_turn"
 
 
 def test_only_the_seats_own_cards_are_read_and_nothing_hidden_comes_back() -> None:
@@ -138,7 +147,8 @@ def test_strangers_and_bad_queries_are_refused() -> None:
     client = Client()
     client.force_login(players[0])
     bad = client.get(f"/matches/{match.pk}/rack/", {"q": "[1, 2"})
-    assert bad.status_code == 400 and json.loads(bad.content)["code"] == "malformed_query"
+    assert bad.status_code == 400
+    assert json.loads(bad.content)["code"] == "malformed_query"
     assert (
         client.get(f"/matches/{match.pk}/rack/", {"q": json.dumps({"groups": [["ZZ"]]})}).status_code == 400
     )
