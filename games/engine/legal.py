@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import errors
-from .cards import Card
+from .cards import Card, parse_card
 from .melds import position_rank, set_recovery_cards
 from .moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
 from .rules import Rules
@@ -173,7 +173,7 @@ def opening_progress(state: GameState, seat: int) -> dict[str, Any]:
     the search runs once per hand (``_opening_progress``, memoised); every call gets new lists.
     """
     (required_points, required_run, points, has_run, ready, missing, melds) = _opening_progress(
-        state.rules, tuple(state.hands[seat])
+        state.rules, tuple(str(card) for card in state.hands[seat])
     )
     return {
         "required_points": required_points,
@@ -193,9 +193,14 @@ _Progress = tuple[int, str, int, bool, bool, tuple[str, ...], tuple[tuple[str, .
 
 
 @lru_cache(maxsize=OPENING_CACHE_SIZE)
-def _opening_progress(rules: Rules, hand: tuple[Card, ...]) -> _Progress:
-    """``opening_progress`` as immutable values, for one rule set and one hand (in its order)."""
-    cards = list(hand)
+def _opening_progress(rules: Rules, hand: tuple[str, ...]) -> _Progress:
+    """``opening_progress`` as immutable values, for one rule set and one hand (in its order).
+
+    The hand is keyed by its cards' text, not by ``Card`` objects: a cache of plain strings is
+    invisible to the garbage collector, whose full passes over a server's heap are what a move
+    waits for when one lands in the middle of them (``make loadtest``).
+    """
+    cards = [parse_card(text) for text in hand]
     melds, _ = best_arrangement(rules, cards)
     found = find_opening(rules, cards, keep=1)
     has_run = any(m.kind == "run" and (m.is_pure or rules.opening_run != "pure") for m in (found or melds))
