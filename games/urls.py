@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views, views_rack, views_ranked
+from games import views, views_history, views_rack, views_ranked
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +13,15 @@ urlpatterns = [
     path("rooms/<int:room_id>/start/", views.match_start, name="match_start"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("matches/all/", views_history.match_list_all, name="match_list_all"),
+    path("matches/<int:match_id>/record.json", views_history.match_export, name="match_export"),
+    path("matches/<int:match_id>/scores.csv", views_history.match_scores_csv, name="match_scores_csv"),
+    path(
+        "matches/<int:match_id>/rounds/<int:number>/replay/",
+        views_history.round_replay,
+        name="round_replay",
+    ),
+    path("verify/", views_history.verify, name="verify"),
     path("matches/<int:match_id>/rack/", views_rack.rack_check, name="match_rack"),
     path("leaderboard/", views_ranked.leaderboard, name="leaderboard"),
     path("healthz/", views.healthz, name="healthz"),

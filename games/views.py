@@ -137,14 +137,17 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "atu": _card(view["atu"]) if view["atu"] else None,
         "rounds": [_round_entry(r) for r in rounds],
     }
+    from games.views_history import match_history_context  # rating changes, export links
+
+    context.update(match_history_context(request, match))
     return render(request, "games/match.html", context)
 
 
-@login_required
 def match_list(request: HttpRequest) -> HttpResponse:
-    """The user's matches, newest first, with their result and a link to each match page."""
-    history = selectors.match_history(user_id=request.user.pk)
-    return render(request, "games/match_list.html", {"history": history})
+    """The user's matches, newest first, filtered (``games.views_history``)."""
+    from games.views_history import match_list_mine
+
+    return match_list_mine(request)
 
 
 @login_required

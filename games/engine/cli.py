@@ -35,6 +35,7 @@ from .events import Event
 from .legal import legal_moves
 from .moves import Discard, DrawStock, Exchange, Knock, LayOff, Move, Pass, Play, TakeDiscard
 from .perspective import view_for
+from .record_check import verify_record
 from .records import make_record, record_from_json, record_to_json
 from .records import verify_deal as _verify_deal
 from .rules import Rules, variant, variant_names
@@ -790,6 +791,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     data = _load_record(args.file)
+    if args.round is None:
+        return _verify_all(data, out)
     wanted = args.round
     dealt: dict[str, Any] = {}
 
@@ -828,6 +831,28 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     if report["atu_ok"] is not None:
         print(f"  atu {report['atu']}: {'ok' if report['atu_ok'] else 'MISMATCH'}", file=out)
     print("Deal verified." if report["ok"] else "Deal does NOT verify.", file=out)
+    return EXIT_OK if report["ok"] else EXIT_USAGE
+
+
+def _verify_all(data: Mapping[str, Any], out: TextIO) -> int:
+    """Every round of the record: commitment, seed, deal and score lines (``record_check``)."""
+    report = verify_record(data)
+
+    def mark(value: bool | None) -> str:
+        return "-" if value is None else ("ok" if value else "MISMATCH")
+
+    if "variant" in report:
+        print(f"{report['variant']}: {', '.join(report['players'])}; {report['moves']} moves.", file=out)
+    for entry in report["rounds"]:
+        state = "finished" if entry["finished"] else "not finished in the record"
+        print(f"Round {entry['round']} ({state}, {entry['moves']} moves): seed {entry['seed']}", file=out)
+        print(f"  commitment {entry['commitment']}: {mark(entry['commitment_ok'])}", file=out)
+        print(f"  seed from the match secret: {mark(entry['seed_ok'])}", file=out)
+        print(f"  deal recomputed from the seed: {mark(entry['deal_ok'])}", file=out)
+        print(f"  score lines: {mark(entry['lines_ok'])}", file=out)
+    for problem in report["problems"]:
+        print(f"problem: {problem}", file=out)
+    print("Record verified." if report["ok"] else "Record does NOT verify.", file=out)
     return EXIT_OK if report["ok"] else EXIT_USAGE
 
 
@@ -878,9 +903,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--max-moves", type=int, default=100_000)
 
-    verify = sub.add_parser("verify", help="re-check a round's deal in a record (seed, commitment, hands)")
+    verify = sub.add_parser(
+        "verify",
+        help="re-check a record: each round's seed, commitment, deal and score lines (or one round's deal)",
+    )
     verify.add_argument("file")
-    verify.add_argument("round", type=int)
+    verify.add_argument("round", type=int, nargs="?", default=None, help="only this round's deal")
     return parser
 
 

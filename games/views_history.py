@@ -1,0 +1,499 @@
+"""History pages: match lists with filters, round replays, game records, CSV, and /verify/.
+
+Reads only. A viewer sees a match when its room is public, or when they sit in (or own) its
+private room. Replays are built here on the server with the engine (``record_check.round_steps``)
+from the match's own record; a frame carries only what the viewer may see: every hand once the
+match is over, otherwise the viewer's own hand alone (spectators: none). A round's seed and its
+moves appear only after that round is over; the JSON record (with the match secret) only once the
+match is over. ``docs/record.md`` documents the record.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import engine, ratings, selectors
+from games.engine.cli import move_text
+from games.engine.record_check import round_steps, verify_record
+from games.engine.records import FORMAT as RECORD_FORMAT
+from games.models import Match, MoveRecord, RatingChange, RatingStatus, Round, ScoreLine, Seat
+
+PAGE_SIZE = 20
+#: The largest record /verify/ reads (pasted or uploaded), in bytes.
+VERIFY_MAX_BYTES = 5 * 1024 * 1024
+
+
+# --- which matches a viewer may see -------------------------------------------------------------
+
+
+def _member_q(user: Any) -> Q:
+    """The viewer sits in (or owns) the match's room."""
+    if not user.is_authenticated:
+        return Q(pk__in=[])
+    seated = Seat.objects.filter(room_id=OuterRef("room_id"), user_id=user.pk)
+    return Q(Exists(seated)) | Q(room__owner_id=user.pk)
+
+
+def visible_matches(user: Any) -> QuerySet[Match]:
+    """Every match ``user`` may see (public rooms, and private rooms they belong to)."""
+    return Match.objects.filter(Q(room__join_code__isnull=True) | _member_q(user))
+
+
+def _visible_match(request: HttpRequest, match_id: int) -> Match:
+    match = visible_matches(request.user).select_related("room").filter(pk=match_id).order_by().first()
+    if match is None:
+        raise Http404("no such match")
+    return match
+
+
+# --- /matches/ and /matches/all/ ----------------------------------------------------------------
+
+
+class HistoryFilterForm(forms.Form):
+    """The filters of the match lists (a plain GET form)."""
+
+    variant = forms.ChoiceField(label=_("Variant"), required=False)
+    kind = forms.ChoiceField(
+        label=_("Ranked or casual"),
+        required=False,
+        choices=(("", _("Any")), ("ranked", _("Ranked")), ("casual", _("Casual"))),
+    )
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        variants = [(name, engine.variant(name).title) for name in engine.variant_names()]
+        self.fields["variant"].choices = [("", _("Any")), *variants]  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", gettext("The end date is before the start date."))
+        return data
+
+    def apply(self, matches: QuerySet[Match]) -> QuerySet[Match]:
+        """The matches that pass the valid filters (an invalid field filters nothing)."""
+        data = self.cleaned_data if self.is_bound else {}
+        if data.get("variant"):
+            matches = matches.filter(room__variant=data["variant"])
+        if data.get("kind") == "ranked":
+            matches = matches.filter(room__ranked=True)
+        elif data.get("kind") == "casual":
+            matches = matches.filter(room__ranked=False)
+        if data.get("date_from"):
+            matches = matches.filter(started__date__gte=data["date_from"])
+        if data.get("date_to"):
+            matches = matches.filter(started__date__lte=data["date_to"])
+        if data.get("opponent"):
+            sat = Seat.objects.filter(
+                room_id=OuterRef("room_id"), user__username__iexact=data["opponent"].strip()
+            )
+            matches = matches.filter(Exists(sat))
+        return matches
+
+
+def _list_page(request: HttpRequest, matches: QuerySet[Match], *, mine: bool) -> HttpResponse:
+    form = HistoryFilterForm(request.GET or None)
+    if form.is_bound:
+        form.is_valid()  # the valid fields filter; the others show their error
+    matches = form.apply(matches)
+    page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    filtered = any(value for key, value in request.GET.items() if key != "page")
+    context = {
+        "form": form,
+        "mine": mine,
+        "page": page,
+        "history": [selectors._match_summary(match) for match in page.object_list],
+        "query": query.urlencode(),
+        "filtered": filtered,
+    }
+    return render(request, "games/history_list.html", context)
+
+
+@login_required
+def match_list_mine(request: HttpRequest) -> HttpResponse:
+    """``/matches/``: the user's matches (private rooms included), newest first, filtered."""
+    return _list_page(request, selectors.match_list_played(user_id=request.user.pk), mine=True)
+
+
+def match_list_all(request: HttpRequest) -> HttpResponse:
+    """``/matches/all/``: every match the viewer may see, newest first, filtered."""
+    matches = visible_matches(request.user).select_related("room").defer("secret").order_by("-started", "-id")
+    if request.user.is_authenticated:
+        my_seat = Seat.objects.filter(room_id=OuterRef("room_id"), user_id=request.user.pk).values("index")[
+            :1
+        ]
+        matches = matches.annotate(my_seat=Subquery(my_seat))
+    return _list_page(request, matches, mine=False)
+
+
+# --- the match page: score lines, rating changes, links ----------------------------------------
+
+
+def match_history_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    """What the match page adds for history: rating changes, finished rounds, export links."""
+    changes = []
+    for change in RatingChange.objects.filter(match=match).select_related("user").order_by("seat"):
+        before = ratings.display(change.mu_before, change.sigma_before)
+        after = ratings.display(change.mu_after, change.sigma_after)
+        changes.append(
+            {
+                "name": change.user.get_username(),
+                "seat": change.seat,
+                "rank": change.rank,
+                "won": change.won,
+                "standin": change.standin,
+                "before": before,
+                "after": after,
+                "delta": after - before,
+                "uncertainty": ratings.display_uncertainty(change.sigma_after),
+                "provisional": ratings.is_provisional(change.sigma_after),
+            }
+        )
+    return {
+        "rating_changes": changes,
+        "rating_status": match.rating_status,
+        "rating_status_label": RatingStatus(match.rating_status).label if match.rating_status else "",
+        "match_over": match.status != Match.Status.PLAYING,
+        "final_totals": list(match.state.get("totals", [])),
+    }
+
+
+# --- the game record -----------------------------------------------------------------------------
+
+
+def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:
+    """The match as a ``remi-record/1`` document plus its published rounds (docs/record.md).
+
+    ``with_secret`` is for the server's own replays and for a match that is over.
+    """
+    rules = match.room.rules()
+    names = list(match.state.get("names", []))
+    moves = list(
+        MoveRecord.objects.filter(match=match).order_by("seq").values_list("seat", "move", "round_number")
+    )
+    rounds = []
+    for round_ in Round.objects.filter(match=match).order_by("number").prefetch_related("score_lines"):
+        lines = sorted(round_.score_lines.all(), key=lambda line: line.seat)
+        rounds.append(
+            {
+                "round": round_.number,
+                "commitment": round_.commitment,
+                "seed": round_.revealed_seed,
+                "lines": [_line_json(line) for line in lines] if round_.revealed_seed else None,
+                "totals": [line.total for line in lines] if round_.revealed_seed else None,
+            }
+        )
+    document: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "variant": rules.name,
+        "options": dict(rules.options),
+        "players": names,
+        "seed": match.secret_bytes.hex() if with_secret else None,
+        "first": None,
+        "moves": [{"seat": seat, "move": move, "round": number} for seat, move, number in moves],
+        "rounds": rounds,
+        "match": {
+            "site": "remi",
+            "id": match.pk,
+            "room": match.room.name,
+            "number": match.number,
+            "ranked": match.room.ranked,
+            "status": match.status,
+            "started": match.started.isoformat(),
+            "finished": match.finished.isoformat() if match.finished else None,
+            "totals": list(match.state.get("totals", [])),
+            "winners": list(match.winners),
+        },
+    }
+    return document
+
+
+def _line_json(line: ScoreLine) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "seat": line.seat,
+        "points": line.points,
+        "hand": line.hand,
+        "table": line.table,
+        "bonus": line.bonus,
+        "atu_bonus": line.atu_bonus,
+        "multiplier": line.multiplier,
+        "notes": list(line.notes),
+    }
+    if line.chips is not None:
+        data["chips"] = line.chips
+    return data
+
+
+def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/record.json``: the game record, once the match is over."""
+    match = _visible_match(request, match_id)
+    if match.status == Match.Status.PLAYING:
+        return HttpResponse(
+            gettext("The game record is available once the match is over."),
+            status=403,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = JsonResponse(match_record(match), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="remi-match-{match.pk}.json"'
+    return response
+
+
+CSV_COLUMNS = (
+    "round",
+    "seat",
+    "player",
+    "hand",
+    "table",
+    "bonus",
+    "atu_bonus",
+    "multiplier",
+    "chips",
+    "points",
+    "total",
+    "notes",
+)
+
+
+def match_scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/scores.csv``: one row per seat and finished round."""
+    match = _visible_match(request, match_id)
+    names = list(match.state.get("names", []))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="remi-match-{match.pk}-scores.csv"'
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    for line in selectors.match_score_lines(match_id=match.pk):
+        writer.writerow(
+            (
+                line.round.number,
+                line.seat + 1,
+                names[line.seat] if line.seat < len(names) else "",
+                line.hand,
+                line.table,
+                line.bonus,
+                line.atu_bonus,
+                line.multiplier,
+                "" if line.chips is None else line.chips,
+                line.points,
+                line.total,
+                "; ".join(line.notes),
+            )
+        )
+    return response
+
+
+# --- replay of a finished round -------------------------------------------------------------------
+
+
+def round_replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """``/matches/<id>/rounds/<n>/replay/``: a finished round move by move (``?step=`` without JS)."""
+    match = _visible_match(request, match_id)
+    round_ = Round.objects.filter(match=match, number=number).first()
+    if round_ is None or not round_.revealed_seed:
+        raise Http404("this round is not over")
+    if engine.deal_seed(match.secret_bytes, number).hex() != round_.revealed_seed:
+        raise Http404("this round's revealed seed does not match the match")  # pragma: no cover
+    viewer = selectors.seat_index_for(room_id=match.room_id, user=request.user)
+    over = match.status != Match.Status.PLAYING
+    names = list(match.state.get("names", []))
+    frames = replay_frames(match_record(match), number, names=names, viewer=viewer, show_all=over)
+    try:
+        step = min(max(int(request.GET.get("step", "0")), 0), len(frames) - 1)
+    except ValueError:
+        step = 0
+    last_round = Round.objects.filter(match=match, revealed_seed__isnull=False).order_by("-number").first()
+    context = {
+        "match": match,
+        "room": match.room,
+        "round": round_,
+        "title": match.room.rules().title,
+        "frames": frames,
+        "frame": frames[step],
+        "step": step,
+        "last": len(frames) - 1,
+        "show_all": over,
+        "viewer": viewer,
+        "previous_round": number - 1 if number > 1 else None,
+        "next_round": number + 1 if last_round and number < last_round.number else None,
+    }
+    return render(request, "games/replay.html", context)
+
+
+def replay_frames(
+    record: dict[str, Any], number: int, *, names: list[str], viewer: int | None, show_all: bool
+) -> list[dict[str, Any]]:
+    """One frame per position of round ``number``: the deal, then after each move.
+
+    A hand's cards are in a frame only when ``show_all`` (the match is over) or it is the
+    viewer's; the last frame (the round's end) shows the hands left, which the table showed
+    everyone when the round ended. The stock is only a count.
+    """
+    steps = round_steps(record, number)
+    frames = []
+    previous = steps[0].state
+    for index, step in enumerate(steps):
+        ended = step.result is not None
+        # The move that ends a round already deals the next: the table is the one before it.
+        table = previous if ended else step.state
+        hands: list[tuple[Any, ...]] = list(step.result.hands) if step.result else list(table.hands)
+        frame: dict[str, Any] = {
+            "index": index,
+            "round": number,
+            "move": None,
+            "turn": None if ended else table.turn,
+            "turn_name": "" if ended else names[table.turn],
+            "stock": len(table.stock),
+            "discard": [_card(card) for card in table.discard],
+            "melds": [
+                {"id": meld.id, "owner": names[meld.owner], "cards": [_card(card) for card in meld.cards]}
+                for meld in table.melds
+            ],
+            "atu": _card(table.atu) if table.atu else None,
+            "hands": [
+                {
+                    "seat": seat,
+                    "name": names[seat],
+                    "count": len(hand),
+                    "cards": [_card(card) for card in hand] if ended or show_all or seat == viewer else None,
+                    "you": seat == viewer,
+                }
+                for seat, hand in enumerate(hands)
+            ],
+            "totals": list(step.result.totals) if step.result else list(table.totals),
+            "over": ended,
+            "lines": [],
+        }
+        if step.move is not None and step.seat is not None:
+            frame["move"] = {"seat": step.seat, "name": names[step.seat], "text": move_text(step.move)}
+        if step.result is not None:
+            frame["lines"] = [
+                {"name": names[line.seat], **line.to_json(), "total": step.result.totals[line.seat]}
+                for line in step.result.lines
+            ]
+        frames.append(frame)
+        previous = step.state
+    return frames
+
+
+def _card(card: Any) -> dict[str, Any]:
+    from games.views import _card as card_label
+
+    return card_label(str(card))
+
+
+# --- /verify/ -------------------------------------------------------------------------------------
+
+
+class VerifyForm(forms.Form):
+    record = forms.CharField(label=_("Paste a game record (JSON)"), required=False, widget=forms.Textarea)
+    file = forms.FileField(label=_("or upload one"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        text = data.get("record") or ""
+        if upload is not None:
+            if upload.size > VERIFY_MAX_BYTES:
+                raise forms.ValidationError(gettext("The file is too large."), code="too_large")
+            raw = upload.read()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(gettext("The file is not UTF-8 text."), code="not_text") from None
+        if not text.strip():
+            raise forms.ValidationError(gettext("Paste a record or choose a file."), code="empty")
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise forms.ValidationError(
+                gettext("This is not JSON: %(error)s") % {"error": error}, code="not_json"
+            ) from None
+        if not isinstance(document, dict):
+            raise forms.ValidationError(gettext("A game record is a JSON object."), code="not_record")
+        data["document"] = document
+        return data
+
+
+def verify(request: HttpRequest) -> HttpResponse:
+    """``/verify/``: check a record (pasted, uploaded, or a finished match of this site)."""
+    form = VerifyForm(request.POST or None, request.FILES or None)
+    report = None
+    match = None
+    site_check = None
+    if request.method == "POST" and form.is_valid():
+        document = form.cleaned_data["document"]
+        report = verify_record(document)
+        site_check = _site_commitments(request, document)
+    elif request.GET.get("match"):
+        try:
+            match = _visible_match(request, int(request.GET["match"]))
+        except ValueError:
+            raise Http404("no such match") from None
+        report = None if match.status == Match.Status.PLAYING else verify_record(match_record(match))
+    if report is not None:
+        report = {
+            **report,
+            "rounds": [_round_view(entry, report.get("players", [])) for entry in report["rounds"]],
+        }
+    finished = (
+        visible_matches(request.user)
+        .exclude(status=Match.Status.PLAYING)
+        .select_related("room")
+        .defer("secret", "state")
+        .order_by("-finished", "-id")[:30]
+    )
+    context = {
+        "form": form,
+        "report": report,
+        "match": match,
+        "site_check": site_check,
+        "finished": finished,
+        "playing": match is not None and match.status == Match.Status.PLAYING,
+    }
+    return render(request, "games/verify.html", context)
+
+
+def _round_view(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    hands = [
+        {
+            "name": players[seat] if seat < len(players) else f"#{seat + 1}",
+            "cards": [_card(card) for card in hand],
+        }
+        for seat, hand in enumerate(entry["hands"])
+    ]
+    return {**entry, "dealt": hands, "atu_card": _card(entry["atu"]) if entry["atu"] else None}
+
+
+def _site_commitments(request: HttpRequest, document: dict[str, Any]) -> dict[str, Any] | None:
+    """When a pasted record names a match of this site the viewer may see: do its commitments
+    equal the ones the site published for that match?"""
+    meta = document.get("match")
+    if not isinstance(meta, dict) or not isinstance(meta.get("id"), int):
+        return None
+    match = visible_matches(request.user).filter(pk=meta["id"]).first()
+    if match is None:
+        return None
+    published = dict(Round.objects.filter(match=match).values_list("number", "commitment"))
+    rounds = document.get("rounds") if isinstance(document.get("rounds"), list) else []
+    claimed = {item.get("round"): item.get("commitment") for item in rounds if isinstance(item, dict)}
+    different = sorted(str(number) for number, value in published.items() if claimed.get(number) != value)
+    return {"match": match, "ok": not different, "different": different}

@@ -1,0 +1,125 @@
+// The round replay (/matches/<id>/rounds/<n>/replay/). Steps through frames the server built
+// with the engine and embedded in the page (json_script "replay-frames"); it decides nothing
+// about the rules and shows only what each frame holds (hidden hands arrive as null).
+// Without scripts the page still works: the buttons are links to ?step=N.
+
+import { h, patch } from "./dom.js";
+
+// Django's JavaScript catalog when the page loads it; English otherwise.
+const t = (msgid, values) => {
+  const text = typeof window.gettext === "function" ? window.gettext(msgid) : msgid;
+  return values ? String(text).replace(/%\((\w+)\)s/g, (whole, name) => (name in values ? String(values[name]) : whole)) : text;
+};
+const tn = (singular, plural, n) => {
+  const text = typeof window.ngettext === "function" ? window.ngettext(singular, plural, n) : n === 1 ? singular : plural;
+  return String(text).replace(/%\(n\)s/g, String(n));
+};
+
+const root = document.getElementById("replay");
+const frames = JSON.parse(document.getElementById("replay-frames").textContent);
+const last = frames.length - 1;
+let step = Math.min(Math.max(Number(root.dataset.step) || 0, 0), last);
+
+const el = (id) => document.getElementById(id);
+
+function card(c) {
+  return h("span", { class: `replay-card${c.red ? " red" : ""}${c.joker ? " joker" : ""}`, "data-card": c.id }, c.label);
+}
+
+function render() {
+  const frame = frames[step];
+  root.dataset.step = String(step);
+  el("replay-position").textContent = t("Move %(step)s of %(last)s", { step, last });
+  el("replay-move").textContent = frame.move ? `${frame.move.name}: ${frame.move.text}` : t("The deal.");
+  patch(
+    el("replay-stock"),
+    t("Stock:"), " ", h("strong", {}, String(frame.stock)),
+    frame.atu ? [" · ", t("Atu:"), " ", card(frame.atu)] : null,
+    frame.turn_name ? [" · ", t("To move:"), " ", h("strong", {}, frame.turn_name)] : null,
+  );
+  patch(el("replay-discard"), frame.discard.length ? frame.discard.map(card) : h("span", { class: "aside" }, t("empty")));
+  patch(
+    el("replay-melds"),
+    frame.melds.length
+      ? frame.melds.map((meld) => h("span", { class: "replay-meld", title: meld.owner }, meld.cards.map(card)))
+      : h("span", { class: "aside" }, t("no melds")),
+  );
+  patch(
+    el("replay-hands"),
+    frame.hands.map((hand) =>
+      h(
+        "section",
+        { class: `replay-hand${hand.seat === frame.turn ? " to-move" : ""}`, "data-seat": String(hand.seat) },
+        h("h3", {}, `${hand.name}${hand.you ? ` (${t("you")})` : ""} · ${tn("%(n)s card", "%(n)s cards", hand.count)}`),
+        h(
+          "div",
+          { class: "replay-row" },
+          hand.cards === null ? h("span", { class: "replay-hidden" }, t("hidden")) : hand.cards.map(card),
+        ),
+      ),
+    ),
+  );
+  patch(el("replay-lines"), frame.over ? linesTable(frame.lines) : null);
+  for (const [id, target] of [["replay-first", 0], ["replay-prev", Math.max(step - 1, 0)], ["replay-next", Math.min(step + 1, last)], ["replay-last", last]]) {
+    const link = el(id);
+    link.href = `?step=${target}`;
+    link.setAttribute("aria-disabled", target === step ? "true" : "false");
+  }
+  const url = new URL(window.location.href);
+  url.searchParams.set("step", String(step));
+  window.history.replaceState(null, "", url);
+}
+
+function linesTable(lines) {
+  const heads = [t("Player"), t("Hand"), t("Table"), t("Bonus"), t("Atu"), "×", t("Points"), t("Total")];
+  return [
+    h("h2", {}, t("Round over")),
+    h(
+      "table",
+      { class: "table score-lines" },
+      h("thead", {}, h("tr", {}, heads.map((text) => h("th", {}, text)))),
+      h(
+        "tbody",
+        {},
+        lines.map((line) =>
+          h("tr", {}, [line.name, line.hand, line.table, line.bonus, line.atu_bonus, line.multiplier, line.points, line.total].map((v) => h("td", {}, String(v)))),
+        ),
+      ),
+    ),
+  ];
+}
+
+function go(target) {
+  const next = Math.min(Math.max(target, 0), last);
+  if (next !== step) {
+    step = next;
+    render();
+  }
+}
+
+const targets = {
+  "replay-first": () => 0,
+  "replay-prev": () => step - 1,
+  "replay-next": () => step + 1,
+  "replay-last": () => last,
+};
+for (const [id, target] of Object.entries(targets)) {
+  el(id).addEventListener("click", (event) => {
+    event.preventDefault();
+    go(target());
+  });
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const tag = (event.target && event.target.tagName) || "";
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
+  const keys = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: last };
+  if (event.key in keys) {
+    event.preventDefault();
+    go(keys[event.key]);
+  }
+});
+
+root.classList.add("live");
+render();
