@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.conf import settings
 from django.db import connection
 
@@ -44,14 +43,6 @@ _FAILED = re.compile(r"Task [\w.]+\[[0-9a-f-]+\] (raised unexpected|retry|INTERN
 
 BOT_MOVE = "games.tasks.bot_move"
 RESUME_TABLES = "games.tasks.resume_tables"
-
-
-def require_redis_and_postgresql() -> None:
-    """Skip unless the site runs in its production shape: a Redis broker and PostgreSQL."""
-    if not settings.REDIS_URL.startswith(("redis://", "rediss://")):
-        pytest.skip("needs REDIS_URL=redis://... (the second pass of .ci/run sets it)")
-    if connection.vendor != "postgresql":
-        pytest.skip("needs DATABASE_URL=postgres://... (the second pass of .ci/run sets it)")
 
 
 def database_url_for_workers() -> str:
@@ -91,6 +82,10 @@ class WorkerProcess:
             found = _SUCCEEDED.search(line)
             if found:
                 yield found
+
+    def received(self, task_id: str) -> bool:
+        """Whether this worker fetched the task with this id (it logs each one it gets)."""
+        return f"[{task_id}] received" in self.text()
 
     def failures(self) -> list[str]:
         """Lines of tasks that raised, were retried or broke the worker."""

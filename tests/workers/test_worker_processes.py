@@ -207,20 +207,31 @@ def test_two_workers_on_one_queue_apply_each_move_exactly_once(workers: WorkerSe
 # --- 3. a worker killed hard mid-match --------------------------------------------------------------
 
 
-def _kill_while_holding(worker: WorkerProcess, match: Match) -> HeldTask:
-    """SIGKILL ``worker`` at a moment it holds the task of the move ``match`` waits for.
+def _kill_while_holding(
+    doomed: WorkerProcess, match: Match, *, others: tuple[WorkerProcess, ...] = ()
+) -> HeldTask:
+    """SIGKILL ``doomed`` at a moment it holds the task of the move ``match`` waits for.
 
-    The worker's process group is frozen (SIGSTOP) while we look, so what we see is what it holds
-    when it dies; if it holds nothing for the current version just then, it runs on a little.
+    Every worker is frozen (SIGSTOP) while we look, so what we see is what ``doomed`` holds
+    when it dies; which worker holds a message, its log says (``Task ...[id] received``). If
+    ``doomed`` holds nothing for the current version just then, all run on a little.
     """
-    for _ in range(200):
-        worker.signal(signal.SIGSTOP)
+    frozen = (doomed, *others)
+    for _ in range(300):
+        for worker in frozen:
+            worker.signal(signal.SIGSTOP)
         version = Match.objects.values_list("version", flat=True).get(pk=match.pk)
-        held = [t for t in held_tasks() if t.task == BOT_MOVE and t.args == (match.pk, version)]
+        held = [
+            task
+            for task in held_tasks()
+            if task.task == BOT_MOVE and task.args == (match.pk, version) and doomed.received(task.task_id)
+        ]
         if held:
-            worker.kill()
+            doomed.kill()
+        for worker in others if held else frozen:
+            worker.signal(signal.SIGCONT)
+        if held:
             return held[0]
-        worker.signal(signal.SIGCONT)
         time.sleep(0.03)
     raise AssertionError("the worker never held the match's next move")
 
