@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Language, User
 
@@ -11,22 +12,23 @@ class RegistrationForm(forms.Form):
     password rules, and the view puts its errors back on these fields."""
 
     username = forms.CharField(
+        label=_("Username"),
         max_length=150,
         validators=[UnicodeUsernameValidator()],
-        help_text="Up to 150 characters: letters, digits and @ . + - _ only.",
+        help_text=_("Up to 150 characters: letters, digits and @ . + - _ only."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
     email = forms.EmailField(
-        label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}), max_length=254
+        label=_("E-mail"), widget=forms.EmailInput(attrs={"autocomplete": "email"}), max_length=254
     )
     password1 = forms.CharField(
-        label="Password",
+        label=_("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
     )
     password2 = forms.CharField(
-        label="Password confirmation",
+        label=_("Password confirmation"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
@@ -35,7 +37,7 @@ class RegistrationForm(forms.Form):
         cleaned = super().clean() or {}
         password1, password2 = cleaned.get("password1"), cleaned.get("password2")
         if password1 and password2 and password1 != password2:
-            self.add_error("password2", "The two passwords do not match.")
+            self.add_error("password2", _("The two passwords do not match."))
         return cleaned
 
     def add_service_errors(self, error: ValidationError) -> None:
@@ -46,7 +48,7 @@ class RegistrationForm(forms.Form):
 
 
 class PreferencesForm(forms.Form):
-    language = forms.ChoiceField(choices=Language.choices)
+    language = forms.ChoiceField(label=_("Language"), choices=Language.choices)
 
     @classmethod
     def for_user(cls, user: User, data: object = None) -> "PreferencesForm":

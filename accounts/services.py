@@ -3,6 +3,7 @@
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import Language, User
 
@@ -17,9 +18,9 @@ def user_register(*, username: str, email: str, password: str) -> User:
     email = User.objects.normalize_email(email.strip())
     errors: dict[str, list[str]] = {}
     if User.objects.filter(username__iexact=username).exists():
-        errors["username"] = ["A user with that username already exists."]
+        errors["username"] = [_("A user with that username already exists.")]
     if User.objects.filter(email__iexact=email).exists():
-        errors["email"] = ["An account with this e-mail address already exists."]
+        errors["email"] = [_("An account with this e-mail address already exists.")]
     user = User(username=username, email=email)
     try:
         password_validation.validate_password(password, user=user)
@@ -36,7 +37,7 @@ def user_register(*, username: str, email: str, password: str) -> User:
     except IntegrityError as error:
         # Someone registered the same name or address between our check and the insert.
         raise ValidationError(
-            {"username": ["A user with that username or e-mail already exists."]}
+            {"username": [_("A user with that username or e-mail already exists.")]}
         ) from error
     return user
 
@@ -44,7 +45,7 @@ def user_register(*, username: str, email: str, password: str) -> User:
 def user_set_language(*, user: User, language: str) -> User:
     """Store the player's language preference."""
     if language not in Language.values:
-        raise ValidationError({"language": [f"Unknown language {language!r}."]})
+        raise ValidationError({"language": [_("Unknown language “%(code)s”.") % {"code": language}]})
     user.language = language
     user.save(update_fields=["language"])
     return user

@@ -3,15 +3,20 @@
 Log in, log out, password change and password reset are Django's own views (see accounts/urls.py).
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views import i18n
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import PreferencesForm, RegistrationForm
+from accounts.middleware import offered
 from accounts.selectors import user_get_public
 from accounts.services import user_register, user_set_language
 from games.selectors import match_history
@@ -36,7 +41,9 @@ def register(request: HttpRequest) -> HttpResponse:
             form.add_service_errors(error)
         else:
             login(request, user, backend=_MODEL_BACKEND)
-            messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+            messages.success(
+                request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username}
+            )
             return redirect("profile", username=user.username)
     return render(request, "accounts/register.html", {"form": form})
 
@@ -61,6 +68,26 @@ def preferences(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm.for_user(request.user, request.POST or None)  # type: ignore[arg-type]
     if request.method == "POST" and form.is_valid():
         user_set_language(user=request.user, language=form.cleaned_data["language"])  # type: ignore[arg-type]
-        messages.success(request, "Your preferences are saved.")
-        return redirect("preferences")
+        response = redirect("preferences")
+        # The preference wins from now on; the cookie keeps the choice after logging out.
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            form.cleaned_data["language"],
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+        with translation.override(form.cleaned_data["language"]):
+            messages.success(request, _("Your preferences are saved."))
+        return response
     return render(request, "accounts/preferences.html", {"form": form})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The language switcher: Django's ``set_language`` (the cookie, then back to ``next``), and
+    for a logged-in player the stored preference too, since that wins over the cookie."""
+    response = i18n.set_language(request)
+    language = offered(request.POST.get("language"))
+    if language is not None and request.user.is_authenticated:
+        user_set_language(user=request.user, language=language)  # type: ignore[arg-type]
+    return response

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.models import Seat
@@ -40,7 +42,12 @@ def _bounds(spec: dict[str, Any]) -> dict[str, Any]:
 
 def _option_field(spec: dict[str, Any]) -> forms.Field:
     label = spec["name"].replace("_", " ").capitalize()
-    common: dict[str, Any] = {"label": label, "help_text": spec["help"], "initial": spec["default"]}
+    # The engine's English words, translated when the catalog has them (games/i18n_rules.py).
+    common: dict[str, Any] = {
+        "label": gettext(label),
+        "help_text": gettext(spec["help"]),
+        "initial": spec["default"],
+    }
     kind = spec["type"]
     if spec.get("choices") is not None:
         choices = [(value, str(value)) for value in spec["choices"]]
@@ -64,19 +71,23 @@ def _option_field(spec: dict[str, Any]) -> forms.Field:
 
 
 class RoomForm(forms.Form):
-    name = forms.CharField(max_length=80, initial="My table")
+    name = forms.CharField(label=_("Name"), max_length=80, initial=_("My table"))
     variant = forms.ChoiceField(choices=variant_choices, widget=forms.HiddenInput)
     seats = forms.IntegerField(
-        label="Seats", help_text="How many players sit at the table, bots included.", initial=2
+        label=_("Seats"), help_text=_("How many players sit at the table, bots included."), initial=2
     )
     turn_seconds = forms.IntegerField(
-        label="Seconds per turn",
+        label=_("Seconds per turn"),
         initial=60,
         widget=forms.NumberInput(attrs={"min": TURN_SECONDS_RANGE[0], "max": TURN_SECONDS_RANGE[1]}),
     )
-    ranked = forms.BooleanField(required=False, help_text="The result counts for the players' ratings.")
+    ranked = forms.BooleanField(
+        label=_("Ranked"), required=False, help_text=_("The result counts for the players' ratings.")
+    )
     private = forms.BooleanField(
-        required=False, help_text="Not listed in the lobby; players join with the room's code."
+        label=_("Private"),
+        required=False,
+        help_text=_("Not listed in the lobby; players join with the room's code."),
     )
 
     def __init__(self, *args: Any, variant: str, **kwargs: Any) -> None:
@@ -88,7 +99,7 @@ class RoomForm(forms.Form):
         for spec in self.specs:
             if spec["name"] == SEATS_OPTION:
                 seats = self.fields["seats"]
-                seats.help_text = spec["help"]
+                seats.help_text = gettext(spec["help"])
                 seats.widget.attrs.update(_bounds(spec))
                 continue
             self.fields[OPTION_PREFIX + spec["name"]] = _option_field(spec)
@@ -97,7 +108,7 @@ class RoomForm(forms.Form):
         # The option fields were built for the variant of the page, so the two must agree.
         value: str = self.cleaned_data["variant"]
         if value != self.variant_name:
-            raise forms.ValidationError("the variant changed; check its options again")
+            raise forms.ValidationError(_("The variant changed; check its options again."))
         return value
 
     def option_fields(self) -> list[forms.BoundField]:

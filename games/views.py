@@ -14,11 +14,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import engine, selectors, services
 from games.errors import BadOptionsError, GameError, MatchNotFoundError, RoomNotFoundError
 from games.forms import BotForm, RoomForm, SeatForm, variant_or_default
+from games.i18n_errors import translated_message
 from games.models import Room, Seat
 
 
@@ -37,14 +40,14 @@ def room_new(request: HttpRequest) -> HttpResponse:
         try:
             room = services.room_open_seated(owner=request.user, **form.room_kwargs())
         except BadOptionsError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, _error_text(error))
         else:
-            messages.success(request, f"Room “{room.name}” is open; you sit at seat 1.")
+            messages.success(request, _("Room “%(name)s” is open; you sit at seat 1.") % {"name": room.name})
             return redirect("room", room_id=room.pk)
     context = {
         "form": form,
-        "variants": [(name, engine.variant(name).title) for name in engine.variant_names()],
-        "rules_text": form.rules.describe().splitlines()[0],
+        "variants": [(name, _(engine.variant(name).title)) for name in engine.variant_names()],
+        "rules_text": f"{_(form.rules.title)}: {_(form.rules.summary)}",
     }
     return render(request, "games/room_new.html", context)
 
@@ -82,7 +85,7 @@ def seat_add_bot(request: HttpRequest, room_id: int) -> HttpResponse:
     if form.is_valid():
         _run(request, services.seat_add_bot, room=room.pk, user=request.user, **form.cleaned_data)
     else:
-        messages.error(request, "choose a seat and a bot level")
+        messages.error(request, _("Choose a seat and a bot level."))
     return _back_to(room, request.POST.get("code", ""))
 
 
@@ -111,7 +114,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "room": match.room,
         "frame": frame,
         "view": view,
-        "title": engine.variant(view["variant"]).title,
+        "title": _(engine.variant(view["variant"]).title),
         "hand": [_card(card) for card in view["hand"]] if view["hand"] is not None else None,
         "players": [
             {
@@ -158,7 +161,7 @@ def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
     if room.join_code and not _is_member(room, request.user):
         raise Http404("no such room")
     if _run(request, services.seat_leave, room=room.pk, user=request.user) is not None:
-        messages.success(request, "You left your seat.")
+        messages.success(request, _("You left your seat."))
     return _back_to(room, code)
 
 
@@ -193,8 +196,16 @@ def _run(request: HttpRequest, service: Any, **kwargs: Any) -> Any:
     try:
         return service(**kwargs)
     except GameError as error:
-        messages.error(request, str(error))
+        messages.error(request, _error_text(error))
         return None
+
+
+def _error_text(error: GameError) -> str:
+    """An application error in the request's language, by its code (games/i18n_errors.py)."""
+    fields = {**error.fields(), "message": str(error)}
+    if error.code == "bad_options":
+        fields["detail"] = str(error)
+    return translated_message(error.code, fields, get_language())
 
 
 def _back_to(room: Room, code: str) -> HttpResponse:
@@ -240,7 +251,7 @@ def _room_card(room: Room) -> dict[str, Any]:
     ]
     return {
         "room": room,
-        "title": rules.title,
+        "title": _(rules.title),
         "options": _options_summary(rules),
         "table_rules": _table_rules(room, rules),
         "seats": seats,
@@ -263,14 +274,14 @@ def _table_rules(room: Room, rules: engine.Rules) -> dict[str, Any]:
         options.append(
             {
                 "name": spec["name"].replace("_", " "),
-                "help": spec["help"],
+                "help": _(spec["help"]),
                 "value": _option_value(value),
                 "default": _option_value(spec["default"]),
                 "changed": value != spec["default"],
             }
         )
     return {
-        "summary": rules.summary,
+        "summary": _(rules.summary),
         "options": options,
         "seats": room.seat_count,
         "turn_seconds": room.turn_seconds,
@@ -280,12 +291,14 @@ def _table_rules(room: Room, rules: engine.Rules) -> dict[str, Any]:
 
 
 def _option_value(value: Any) -> str:
-    return "none" if value is None else ("yes" if value is True else "no" if value is False else str(value))
+    if value is None:
+        return _("none")
+    return _("yes") if value is True else _("no") if value is False else str(value)
 
 
 def _end_condition(rules: engine.Rules) -> str:
     """When the match ends and who wins: each rule set says it in its own words."""
-    return rules.end_condition()
+    return _(rules.end_condition())
 
 
 def _options_summary(rules: engine.Rules) -> str:
@@ -295,8 +308,9 @@ def _options_summary(rules: engine.Rules) -> str:
         if spec["name"] == "max_players":
             continue  # shown as the seats
         value = rules.options.get(spec["name"])
-        shown = "—" if value is None else ("yes" if value is True else "no" if value is False else str(value))
-        parts.append(f"{spec['name'].replace('_', ' ')} {shown}")
+        shown = "—" if value is None else _option_value(value)
+        label = _(spec["name"].replace("_", " ").capitalize()).lower()
+        parts.append(f"{label} {shown}")
     return " · ".join(parts)
 
 

@@ -70,6 +70,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's LocaleMiddleware, after authentication: a logged-in player's stored language wins,
+    # then the switcher's cookie, then Accept-Language (accounts/middleware.py).
+    "accounts.middleware.PlayerLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: turns a lockout into the 429 page.
@@ -87,6 +90,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -183,9 +187,14 @@ EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Remi <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The site's languages (README "Languages"); translations in locale/, compiled .mo files committed.
+LANGUAGES = [("en", "English"), ("pl", "Polski"), ("ro", "Română")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_TZ = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

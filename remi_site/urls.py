@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as accounts_views
 
@@ -7,5 +8,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("u/<str:username>/", accounts_views.profile, name="profile"),
+    # The language switcher (a form in every page's header) and the JavaScript catalog that
+    # static/js/i18n.js reads (README "Languages").
+    path("i18n/setlang/", accounts_views.set_language, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),
 ]

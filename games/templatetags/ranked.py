@@ -13,6 +13,8 @@ from typing import Any
 
 from django import template
 from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import ratings
 from games.models import RatingChange
@@ -72,11 +74,11 @@ def rating_chart(history: Sequence[RatingChange], *, title: str) -> dict[str, An
         {
             "x": x(0),
             "y": y(values[0]),
-            "label": f"Start: {values[0]}",
+            "label": _("Start: %(rating)s") % {"rating": values[0]},
         }
     ]
     for index, (change, value) in enumerate(zip(history, values[1:], strict=True), start=1):
-        result = "won" if change.won else f"place {change.rank}"
+        result = _("won") if change.won else _("place %(rank)s") % {"rank": change.rank}
         finished = change.match.finished
         when = dateformat.format(timezone.localtime(finished), "j M Y") if finished else ""
         delta = value - values[index - 1]
@@ -85,9 +87,10 @@ def rating_chart(history: Sequence[RatingChange], *, title: str) -> dict[str, An
                 "x": x(index),
                 "y": y(value),
                 "label": (
-                    f"Match {index}{' (' + when + ')' if when else ''}: {value} "
-                    f"± {ratings.display_uncertainty(change.sigma_after)} ({delta:+d}), {result}"
-                    + (", stand-in played most turns" if change.standin else "")
+                    _("Match %(number)s") % {"number": index}
+                    + (f" ({when})" if when else "")
+                    + f": {value} ± {ratings.display_uncertainty(change.sigma_after)} ({delta:+d}), {result}"
+                    + (", " + _("stand-in played most turns") if change.standin else "")
                 ),
                 "won": change.won,
             }
@@ -109,8 +112,20 @@ def rating_chart(history: Sequence[RatingChange], *, title: str) -> dict[str, An
         "points": points,
         "x_ticks": x_ticks,
         "y_ticks": y_ticks,
-        "summary": (
-            f"{title} rating over {count} rated match{'es' if count != 1 else ''}: "
-            f"from {values[0]} to {values[-1]} ({change:+d}), lowest {low}, highest {high}."
-        ),
+        "summary": ngettext(
+            "%(title)s rating over %(count)s rated match: from %(first)s to %(last)s (%(change)s), "
+            "lowest %(low)s, highest %(high)s.",
+            "%(title)s rating over %(count)s rated matches: from %(first)s to %(last)s (%(change)s), "
+            "lowest %(low)s, highest %(high)s.",
+            count,
+        )
+        % {
+            "title": title,
+            "count": count,
+            "first": values[0],
+            "last": values[-1],
+            "change": f"{change:+d}",
+            "low": low,
+            "high": high,
+        },
     }

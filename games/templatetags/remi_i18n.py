@@ -1,0 +1,31 @@
+"""Template filters for words the models store in English: ``{% load remi_i18n %}``.
+
+Choice values (``Room.Status``, ``Match.Status``, ``Seat.BotLevel``) are stored identifiers and
+their model labels are English; ``{{ room.status|choice_label }}`` shows them in the page's
+language without touching the models (or their migrations).
+"""
+
+from django import template
+from django.utils.translation import pgettext_lazy
+
+register = template.Library()
+
+CHOICE_LABELS = {
+    # Room.Status and Match.Status
+    "open": pgettext_lazy("status", "open"),
+    "playing": pgettext_lazy("status", "playing"),
+    "finished": pgettext_lazy("status", "finished"),
+    "closed": pgettext_lazy("status", "closed"),
+    "abandoned": pgettext_lazy("status", "abandoned"),
+    # Seat.BotLevel
+    "easy": pgettext_lazy("bot level", "easy"),
+    "normal": pgettext_lazy("bot level", "normal"),
+    "hard": pgettext_lazy("bot level", "hard"),
+}
+
+
+@register.filter
+def choice_label(value: object) -> str:
+    """The translated label of a stored choice value; an unknown value is shown as it is."""
+    label = CHOICE_LABELS.get(str(value))
+    return str(label) if label is not None else str(value)
