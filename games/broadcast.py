@@ -9,7 +9,7 @@ that runs inside the server in single-process mode.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games import engine, protocol
@@ -34,10 +34,12 @@ def frames(
     version: int,
     events: Iterable[engine.Event] = (),
     clock: Mapping[str, Any] | None = None,
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[tuple[str, dict[str, object]]]:
     """(group, frame) for every seat and for the spectators, each built for that audience only.
 
-    ``clock`` is the match's clock (``selectors.match_clock``), the same for every audience.
+    ``clock`` is the match's clock (``selectors.match_clock``) and ``seats`` the seats' states
+    (``selectors.seats_field``), the same for every audience.
     """
     events = tuple(events)
     audiences: list[tuple[str, int | None]] = [
@@ -48,7 +50,11 @@ def frames(
         (
             group,
             protocol.state_frame(
-                engine.view_for(state, seat), version, engine.events_for(events, seat), clock=clock
+                engine.view_for(state, seat),
+                version,
+                engine.events_for(events, seat),
+                clock=clock,
+                seats=seats,
             ),
         )
         for group, seat in audiences
@@ -62,11 +68,19 @@ def publish(
     version: int,
     events: Iterable[engine.Event] = (),
     clock: Mapping[str, Any] | None = None,
+    seats: Sequence[Mapping[str, Any]] | None = None,
+    except_channel: str | None = None,
 ) -> None:
-    """Send each audience its frame. Run after commit, so a reader never sees an older row."""
+    """Send each audience its frame. Run after commit, so a reader never sees an older row.
+
+    A seat's presence changing (away, back, offline, connected) sends everyone a frame too, at
+    the same ``version`` with the new ``seats``. ``except_channel``: a socket that does not
+    forward this frame (it reads a fresh one itself: a socket that has just connected).
+    """
+    extra = {"except": except_channel} if except_channel is not None else {}
     embedded.broadcast_many(
-        (group, {"type": FRAME_MESSAGE, "frame": frame})
+        (group, {"type": FRAME_MESSAGE, "frame": frame, **extra})
         for group, frame in frames(
-            match_id=match_id, state=state, version=version, events=events, clock=clock
+            match_id=match_id, state=state, version=version, events=events, clock=clock, seats=seats
         )
     )

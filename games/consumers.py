@@ -13,6 +13,10 @@ room's current (latest) match, fixed when the socket connects (see docs/protocol
 * A command whose ``id`` this seat already had applied (resent after a reconnect) is not applied
   again: the sender gets ``protocol.ack_frame(..., duplicate=True)`` and a fresh full frame.
 * ``{"type": "resync"}`` asks for a fresh full frame.
+* ``{"type": "away"}`` (the player leaves the table: the bot plays for them) and
+  ``{"type": "back"}`` ("I'm back") go to ``services.seat_away`` / ``seat_back``; everyone gets a
+  frame with the new ``seats``. A seated player's socket opening and closing goes to
+  ``services.seat_connect`` / ``seat_disconnect`` (offline, then away after the grace period).
 * Every socket has a message budget (``MessageLimiter``, a token bucket per connection): a
   message over it is answered with a ``rate_limited`` error frame and not read any further, and
   a socket sending far more than its budget is closed with 4429.
@@ -260,6 +264,8 @@ def _audience_group(*, match_id: int, user: AbstractBaseUser | AnonymousUser) ->
 class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsumer):
     match_id: int
     group: str | None = None
+    #: Whether this socket counts as one of a seat's connections (``services.seat_connect``).
+    seated: bool = False
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -283,7 +289,19 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
         await self.accept()
+        if group != broadcast.spectators_group(self.match_id):
+            # A seat that was offline is connected again: the others hear of it; this socket
+            # reads it in its first frame.
+            self.seated = True
+            await self._presence(services.seat_connect, except_channel=self.channel_name)
         await self._send_fresh_frame()
+
+    async def _presence(self, service: Callable[..., Any], **options: Any) -> None:
+        """A seated socket opened or closed (``seat_connect`` / ``seat_disconnect``)."""
+        try:
+            await database_sync_to_async(service)(match_id=self.match_id, user=self.scope["user"], **options)
+        except Exception:  # never lose the socket over it: the sweep and the timers still run
+            logger.exception("match %s: %s failed", self.match_id, service.__name__)
 
     async def _refuse(self, code: int) -> None:
         # Accept, then close: a handshake refused outright reaches the browser as code 1006,
@@ -295,6 +313,9 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
+        if self.seated:
+            self.seated = False
+            await self._presence(services.seat_disconnect)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -316,6 +337,13 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
             await self._send_fresh_frame()
             return
         try:
+            if isinstance(content, dict) and content.get("type") in protocol.SEAT_COMMANDS:
+                service = services.seat_away if content["type"] == "away" else services.seat_back
+                # Everyone, the sender included, gets a frame with the seats; if nothing changed,
+                # the sender alone gets a fresh one.
+                if not await database_sync_to_async(service)(match_id=self.match_id, user=self.scope["user"]):
+                    await self._send_fresh_frame()
+                return
             command = protocol.decode_command(content)
             version = await database_sync_to_async(services.move_submit)(
                 match_id=self.match_id,
@@ -338,6 +366,8 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
 
     async def match_frame(self, message: dict[str, Any]) -> None:
         """Layer message ``broadcast.FRAME_MESSAGE``: a frame already built for this audience."""
+        if message.get("except") == self.channel_name:
+            return  # this socket read the same seats in its own first frame
         await self.send_json(message["frame"])
 
     async def _send_fresh_frame(self) -> None:

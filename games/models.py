@@ -52,7 +52,16 @@ class Seat(models.Model):
         HARD = "hard"
 
     class State(models.TextChoices):
+        """Whether the person in a seat is at the table (a bot seat stays ``connected``).
+
+        ``offline``: every socket of the seat is gone, for less than ``AWAY_GRACE_SECONDS``; the
+        turn timer still runs. ``away``: the seat's player left (the ``away`` command, the grace
+        period ran out, or ``AWAY_AFTER_TIMEOUTS`` turns in a row timed out): the normal bot plays
+        the seat's turns as a stand-in until the player is back (RMI-NET-3, RMI-NET-4).
+        """
+
         CONNECTED = "connected"
+        OFFLINE = "offline"
         AWAY = "away"
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
@@ -63,6 +72,13 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
     state = models.CharField(max_length=16, choices=State.choices, default=State.CONNECTED)
+    #: Turns in a row that ran out of time (the timer's stand-in played them); a move or "back"
+    #: resets it. At ``AWAY_AFTER_TIMEOUTS`` the seat is marked away.
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    #: Open sockets of this seat's player (several tabs); the seat goes offline when the last closes.
+    connections = models.PositiveSmallIntegerField(default=0)
+    #: When the seat went offline (its grace period runs from here); None unless ``offline``.
+    offline_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("room", "index")
@@ -110,9 +126,14 @@ class Match(models.Model):
     winners = models.JSONField(default=list, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
-    #: When the current turn began (the turn clock, shown to clients; not enforced yet). During a
-    #: pause between rounds it is ``resume_at``: the next turn begins when the pause ends.
+    #: When the current turn began (the turn clock shown to clients). During a pause between
+    #: rounds it is ``resume_at``: the next turn begins when the pause ends.
     turn_started = models.DateTimeField(null=True, blank=True)
+    #: When the move awaited at ``version`` is due: for a person, the end of the turn
+    #: (``turn_started`` + the room's ``turn_seconds``), when the timer's stand-in plays the rest of
+    #: the turn; for a bot or an away seat, when its move is scheduled. None once the match is
+    #: over. The periodic sweep fires deadlines whose task was lost (``services.sweep_overdue``).
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     #: Set when a round ends and the next one is dealt: no move is accepted before this time.
     resume_at = models.DateTimeField(null=True, blank=True)
     #: What the match did to ratings (``RatingStatus``); set once, when it ends (``games.ratings``).

@@ -117,10 +117,12 @@ def state_frame(
     version: int,
     events: Iterable[Mapping[str, Any]],
     clock: Mapping[str, Any] | None = None,
+    seats: Iterable[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The game as one audience sees it at ``version``, with the events that led there.
 
-    ``clock`` (see :func:`clock`) is added as a top-level ``"clock"`` when given.
+    ``clock`` (see :func:`clock`) and ``seats`` (see :func:`seats`) are added as top-level
+    ``"clock"`` and ``"seats"`` when given.
     """
     frame: dict[str, Any] = {
         "type": "state",
@@ -130,7 +132,38 @@ def state_frame(
     }
     if clock is not None:
         frame["clock"] = dict(clock)
+    if seats is not None:
+        frame["seats"] = [dict(seat) for seat in seats]
     return frame
+
+
+#: Commands about the sender's seat rather than the game: ``{"type": "away"}`` (I am leaving the
+#: table: the bot plays for me) and ``{"type": "back"}`` (I'm back: my seat again).
+SEAT_COMMANDS = ("away", "back")
+
+
+def seats(rows: Iterable[tuple[int, bool, str, int]]) -> list[dict[str, Any]]:
+    """The ``seats`` of a state frame from (index, is bot, state, timeouts), the same for everyone.
+
+    ``state`` is the seat's presence (``connected``, ``offline``: its sockets are gone for less
+    than the grace period, ``away``); ``standin`` says that a bot plays a person's turns (an away
+    seat). A bot seat is always ``connected``. Nothing here says who the player is.
+
+    >>> seats([(0, False, "away", 2), (1, True, "connected", 0)])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'seat': 0, 'kind': 'human', 'state': 'away', 'standin': True, 'timeouts': 2},
+     {'seat': 1, 'kind': 'bot', 'state': 'connected', 'standin': False, 'timeouts': 0}]
+    """
+    return [
+        {
+            "seat": index,
+            "kind": "bot" if is_bot else "human",
+            "state": "connected" if is_bot else state,
+            "standin": not is_bot and state == "away",
+            "timeouts": 0 if is_bot else timeouts,
+        }
+        for index, is_bot, state, timeouts in rows
+    ]
 
 
 def clock(
@@ -154,11 +187,13 @@ def clock(
 
 __all__ = [
     "MAX_ID_LENGTH",
+    "SEAT_COMMANDS",
     "Command",
     "MalformedMessageError",
     "ack_frame",
     "clock",
     "decode_command",
     "error_frame",
+    "seats",
     "state_frame",
 ]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, OuterRef, QuerySet, Subquery, Value
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from games import engine, protocol
@@ -22,34 +22,71 @@ def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | Non
     return Seat.objects.filter(room_id=room_id, user_id=user.pk).values_list("index", flat=True).first()
 
 
+class SeatRow(NamedTuple):
+    """What the table needs to know of one seat (``seat_rows``), as plain values."""
+
+    index: int
+    is_bot: bool
+    state: str
+    timeouts: int
+    bot_level: str
+    user_id: int | None
+    pk: int
+
+    @property
+    def played_by_bot(self) -> bool:
+        """A bot seat, or a person's away seat the normal bot plays for (RMI-NET-4)."""
+        return self.is_bot or self.state == Seat.State.AWAY
+
+    @property
+    def frame_entry(self) -> tuple[int, bool, str, int]:
+        return (self.index, self.is_bot, self.state, self.timeouts)
+
+
+_SEAT_ROW_FIELDS = ("index", "is_bot", "state", "timeouts", "bot_level", "user_id", "pk")
+
+
+def seat_rows(*, room_id: int) -> list[SeatRow]:
+    """The room's seats in index order."""
+    return [
+        SeatRow(*values)
+        for values in Seat.objects.filter(room_id=room_id).order_by("index").values_list(*_SEAT_ROW_FIELDS)
+    ]
+
+
+def seats_field(rows: list[SeatRow]) -> list[dict[str, Any]]:
+    """The ``seats`` of a state frame (``protocol.seats``)."""
+    return protocol.seats(row.frame_entry for row in rows)
+
+
 def seat_for_move(
     *,
     match_id: int,
     room_id: int,
     user: AbstractBaseUser | AnonymousUser | None,
     command_id: str | None,
-) -> tuple[int | None, bool, frozenset[int]]:
+) -> tuple[int | None, bool, list[SeatRow]]:
     """For ``services.move_submit``, in one query over the room's seats: the user's seat (or
     None), whether that seat already has a move recorded with ``command_id`` in this match, and
-    the indexes of the bot seats."""
+    every seat's row (``seat_rows``)."""
     applied: Any = Value(False)
     if command_id is not None:
         applied = Exists(
             MoveRecord.objects.filter(match_id=match_id, seat=OuterRef("index"), command_id=command_id)
         )
     user_id = user.pk if user is not None and user.is_authenticated else None
-    seat, already, bots = None, False, set()
-    for index, holder, is_bot, recorded in (
+    seat, already, rows = None, False, []
+    for *values, recorded in (
         Seat.objects.filter(room_id=room_id)
-        .order_by()
+        .order_by("index")
         .annotate(applied=applied)
-        .values_list("index", "user_id", "is_bot", "applied")
+        .values_list(*_SEAT_ROW_FIELDS, "applied")
     ):
-        if is_bot:
-            bots.add(index)
-        if user_id is not None and holder == user_id:
-            seat, already = index, bool(recorded)
-    return seat, already, frozenset(bots)
+        row = SeatRow(*values)
+        rows.append(row)
+        if user_id is not None and row.user_id == user_id:
+            seat, already = row.index, bool(recorded)
+    return seat, already, rows
 
 
 def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
@@ -57,9 +94,15 @@ def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | N
     match = Match.objects.select_related("room").filter(pk=match_id).order_by("pk").first()
     if match is None:
         raise MatchNotFoundError()
-    seat = seat_index_for(room_id=match.room_id, user=user)
+    rows = seat_rows(room_id=match.room_id)
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    seat = next((row.index for row in rows if user_id is not None and row.user_id == user_id), None)
     return protocol.state_frame(
-        engine.view_for(match.game_state(), seat), match.version, [], clock=match_clock(match)
+        engine.view_for(match.game_state(), seat),
+        match.version,
+        [],
+        clock=match_clock(match),
+        seats=seats_field(rows),
     )
 
 
@@ -77,21 +120,45 @@ def match_clock(match: Match) -> dict[str, Any]:
 
 
 def matches_waiting_for_a_bot() -> list[tuple[int, int, datetime | None]]:
-    """(match id, version, resume_at) of every match being played whose turn is a bot's."""
+    """(match id, version, resume_at) of every match being played whose turn is a bot's, or an
+    away seat's (the bot plays for it)."""
     waiting = []
     playing = Match.objects.filter(status=Match.Status.PLAYING).only(
         "pk", "room_id", "version", "state", "resume_at"
     )
-    bot_seats = set(
-        Seat.objects.filter(room__matches__status=Match.Status.PLAYING, is_bot=True).values_list(
-            "room_id", "index"
-        )
+    played_by_bot = set(
+        Seat.objects.filter(room__matches__status=Match.Status.PLAYING)
+        .filter(Q(is_bot=True) | Q(state=Seat.State.AWAY))
+        .values_list("room_id", "index")
     )
     for match in playing:
         turn = match.state.get("turn")
-        if (match.room_id, turn) in bot_seats:
+        if (match.room_id, turn) in played_by_bot:
             waiting.append((match.pk, match.version, match.resume_at))
     return waiting
+
+
+def matches_playing() -> list[tuple[int, int]]:
+    """(match id, version) of every match being played (the start-up sweep)."""
+    return list(Match.objects.filter(status=Match.Status.PLAYING).order_by("pk").values_list("pk", "version"))
+
+
+def matches_overdue(*, before: datetime) -> list[tuple[int, int]]:
+    """(match id, version) of the matches being played whose turn deadline is before ``before``."""
+    return list(
+        Match.objects.filter(status=Match.Status.PLAYING, turn_deadline__lt=before)
+        .order_by("turn_deadline", "pk")
+        .values_list("pk", "version")
+    )
+
+
+def seats_offline_since(*, before: datetime) -> list[tuple[int, datetime]]:
+    """(seat id, offline_since) of the offline seats whose grace period began before ``before``."""
+    return list(
+        Seat.objects.filter(state=Seat.State.OFFLINE, offline_since__lt=before)
+        .order_by("offline_since", "pk")
+        .values_list("pk", "offline_since")
+    )
 
 
 def room_list_open() -> QuerySet[Room]:

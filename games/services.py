@@ -9,10 +9,22 @@ in the same callback, when the seat to move next is a bot, its move is queued as
 
 Between rounds there is a pause (``ROUND_PAUSE_SECONDS``): the move that ends a round deals the
 next one and sets ``Match.resume_at``; no move is accepted before then (``RoundPauseError``).
+
+Turn timers, away seats and stand-ins (RMI-NET-3, RMI-NET-4): every commit stores when the move
+awaited is due (``Match.turn_deadline``) and, after commit, schedules what plays it: the bot's move
+for a bot or an away seat (``games.tasks.bot_move``), or the turn timer for a person
+(``games.tasks.turn_timeout``, at the deadline). Both carry the version, so a stale one does
+nothing. A timer that fires plays the rest of the turn with the normal bot (``standin`` in the
+log) and counts the timeout; ``AWAY_AFTER_TIMEOUTS`` in a row mark the seat away, and an away seat
+is played without waiting. The ``away`` and ``back`` commands, the sockets (``seat_connect``,
+``seat_disconnect``: offline, then away after ``AWAY_GRACE_SECONDS``) and any move change a seat's
+presence; everyone gets a frame with the seats' states. Each worker runs ``sweep_overdue`` every
+``TURN_SWEEP_SECONDS``: it fires deadlines and grace periods whose task was lost.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 import secrets
 from collections.abc import Mapping
@@ -24,6 +36,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import broadcast, engine, ratings, selectors
@@ -31,6 +44,7 @@ from games.engine.bots import candidate_moves, choose_move
 from games.errors import (
     AlreadySeatedError,
     BadOptionsError,
+    GameError,
     MatchNotFoundError,
     MatchOverError,
     NotBotTurnError,
@@ -46,6 +60,7 @@ from games.errors import (
     StaleVersionError,
 )
 from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+from games.selectors import SeatRow
 
 logger = logging.getLogger(__name__)
 
@@ -192,7 +207,10 @@ def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Ma
         secret = secrets.token_bytes(32)
         state = engine.new_game(room.rules(), names, secret)
         number = (room.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        match = Match(room=room, number=number, version=0, secret=secret, turn_started=timezone.now())
+        now = timezone.now()
+        match = Match(room=room, number=number, version=0, secret=secret, turn_started=now)
+        rows = selectors.seat_rows(room_id=room.pk)
+        match.turn_deadline = _deadline(match=match, state=state, rows=rows, now=now)
         match.set_game_state(state)
         match.save()
         Round.objects.create(
@@ -200,7 +218,7 @@ def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Ma
         )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
-        _publish_after_commit(match=match, state=state, events=())
+        _publish_after_commit(match=match, state=state, events=(), rows=rows)
     return match
 
 
@@ -258,54 +276,86 @@ def move_submit(
 
     Raises NotSeatedError, StaleVersionError, RoundPauseError (before the next round may start),
     or the engine's IllegalMoveError (nothing saved).
+
+    Any move from a seat that is away (or offline, or has timed out) takes the seat back: it is
+    ``connected`` again with no timeouts counted, even when the move itself is refused (the player
+    is evidently at the table), and the stand-in stops (RMI-NET-4).
     """
+    refused: Exception | None = None
     with transaction.atomic():
         match = _match_locked(match_id)
         # Under the row lock: a second copy sent concurrently waits here and then finds the first.
-        seat, applied, bot_seats = selectors.seat_for_move(
+        seat, applied, rows = selectors.seat_for_move(
             match_id=match.pk, room_id=match.room_id, user=user, command_id=command_id
         )
         if seat is None:
             raise NotSeatedError()
         if applied:
             return AlreadyApplied(match.version)
-        _check_version(match, expected_version)
-        _check_not_paused(match)
         state = match.game_state()
-        transition = engine.apply_move(state, seat, move)
-        _record(
-            match=match,
-            before=state,
-            seat=seat,
-            move=move,
-            transition=transition,
-            actor=actor,
-            command_id=command_id,
-            bot_seats=bot_seats,
-        )
+        row = _row(rows, seat)
+        reclaim = row.state != Seat.State.CONNECTED or row.timeouts > 0
+        if reclaim:
+            Seat.objects.filter(pk=row.pk).update(state=Seat.State.CONNECTED, timeouts=0, offline_since=None)
+            rows = _with_row(rows, row._replace(state=Seat.State.CONNECTED, timeouts=0))
+        try:
+            _check_version(match, expected_version)
+            _check_not_paused(match)
+            transition = engine.apply_move(state, seat, move)
+        except (GameError, engine.IllegalMoveError) as error:
+            if not reclaim:
+                raise
+            # The seat is taken back all the same: commit that, then refuse the move.
+            refused = error
+            _seats_changed(match=match, state=state, before=row, rows=rows)
+        else:
+            _record(
+                match=match,
+                before=state,
+                seat=seat,
+                move=move,
+                transition=transition,
+                actor=actor,
+                command_id=command_id,
+                rows=rows,
+            )
+    if refused is not None:
+        raise refused
     return match.version
 
 
 def bot_move_play(*, match_id: int, expected_version: int) -> int:
     """Play the move of the bot whose turn it is; returns the new version.
 
-    ``expected_version`` is the version the bot's task was scheduled for: if anyone has moved
-    since, StaleVersionError and nothing happens. NotBotTurnError when the seat to move is a
-    person's or the match is over; RoundPauseError before the next round may start.
+    The seat to move is a bot's (its own level), or an away person's: the normal bot plays for
+    them as a stand-in (RMI-NET-4). ``expected_version`` is the version the task was scheduled
+    for: if anyone has moved since, StaleVersionError and nothing happens. NotBotTurnError when
+    the seat to move is a person's who is not away (a stand-in cancelled by "back") or the match
+    is over; RoundPauseError before the next round may start.
     """
     with transaction.atomic():
         match = _match_locked(match_id)
         _check_version(match, expected_version)
         state = match.game_state()
-        seat = state.turn
-        if state.is_over or not Seat.objects.filter(room_id=match.room_id, index=seat, is_bot=True).exists():
+        rows = selectors.seat_rows(room_id=match.room_id)
+        if state.is_over or match.status != Match.Status.PLAYING:
+            raise NotBotTurnError()
+        row = _row(rows, state.turn)
+        if not row.played_by_bot:
             raise NotBotTurnError()
         _check_not_paused(match)
-        move, transition = _bot_choice(state, seat)
-        _record(
-            match=match, before=state, seat=seat, move=move, transition=transition, actor=MoveRecord.Actor.BOT
-        )
+        _bot_play_one(match=match, state=state, row=row, rows=rows)
     return match.version
+
+
+def _bot_play_one(*, match: Match, state: engine.GameState, row: SeatRow, rows: list[SeatRow]) -> None:
+    """One move of a bot seat (at its level), or of the stand-in for an away person (normal)."""
+    level = (row.bot_level or Seat.BotLevel.NORMAL) if row.is_bot else Seat.BotLevel.NORMAL
+    move, transition = _bot_choice(state, row.index, level=level)
+    actor = MoveRecord.Actor.BOT if row.is_bot else MoveRecord.Actor.STANDIN
+    _record(
+        match=match, before=state, seat=row.index, move=move, transition=transition, actor=actor, rows=rows
+    )
 
 
 #: A turn is a few moves (draw, plays, discard); a stand-in stops after this many in any case.
@@ -326,33 +376,56 @@ def turn_end_stuck(*, match_id: int) -> int:
         if match.status != Match.Status.PLAYING or state.is_over:
             raise MatchOverError()
         _check_not_paused(match)
-        seat, round_no = state.turn, state.round_no
-        for _ in range(_MAX_MOVES_PER_TURN):
-            move, transition = _bot_choice(state, seat)
-            _record(
-                match=match,
-                before=state,
-                seat=seat,
-                move=move,
-                transition=transition,
-                actor=MoveRecord.Actor.STANDIN,
-            )
-            state = transition.state
-            if state.is_over or state.turn != seat or state.round_no != round_no:
-                break
+        _standin_turn(match=match, state=state, rows=selectors.seat_rows(room_id=match.room_id))
     return match.version
 
 
-def _bot_choice(state: engine.GameState, seat: int) -> tuple[engine.Move, engine.Transition]:
+def _standin_turn(*, match: Match, state: engine.GameState, rows: list[SeatRow]) -> None:
+    """The normal bot plays the rest of the current seat's turn, each move logged as ``standin``.
+
+    It stops when the turn passes to another seat, the round ends or the match is over.
+    """
+    seat, round_no = state.turn, state.round_no
+    for _ in range(_MAX_MOVES_PER_TURN):
+        move, transition = _bot_choice(state, seat, level=Seat.BotLevel.NORMAL)
+        _record(
+            match=match,
+            before=state,
+            seat=seat,
+            move=move,
+            transition=transition,
+            actor=MoveRecord.Actor.STANDIN,
+            rows=rows,
+        )
+        state = transition.state
+        if state.is_over or state.turn != seat or state.round_no != round_no:
+            break
+
+
+def _accepts_level(function: Any) -> bool:
+    try:
+        return "level" in inspect.signature(function).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
+        return False
+
+
+#: Whether the engine's bots take a ``level`` (easy, normal, hard); without it they play normal.
+_LEVELS = _accepts_level(choose_move) and _accepts_level(candidate_moves)
+
+
+def _bot_choice(
+    state: engine.GameState, seat: int, *, level: str = Seat.BotLevel.NORMAL
+) -> tuple[engine.Move, engine.Transition]:
     # The bot decides from its own seat's view, like a player (RMI-NET-2).
     view = engine.view_for(state, seat)
-    move = choose_move(view)
+    options: dict[str, Any] = {"level": level} if _LEVELS else {}
+    move = choose_move(view, **options)
     try:
         return move, engine.apply_move(state, seat, move)
     except engine.IllegalMoveError:
         pass
     # Its candidates end with simple moves (a draw, every discard), so one of them is legal.
-    for move in candidate_moves(view):
+    for move in candidate_moves(view, **options):
         try:
             return move, engine.apply_move(state, seat, move)
         except engine.IllegalMoveError:
@@ -369,12 +442,15 @@ def _record(
     transition: engine.Transition,
     actor: str,
     command_id: str | None = None,
-    bot_seats: frozenset[int] | None = None,
+    rows: list[SeatRow] | None = None,
 ) -> None:
-    """Store an accepted move: state, version, log row, finished rounds; publish after commit.
+    """Store an accepted move: state, version, log row, finished rounds, the deadline of the next
+    move; publish and schedule after commit.
 
-    ``bot_seats``: the room's bot seats when the caller has read them already.
+    ``rows``: the room's seats (``selectors.seat_rows``) when the caller has read them already.
     """
+    if rows is None:
+        rows = selectors.seat_rows(room_id=match.room_id)
     after = transition.state
     match.set_game_state(after)
     match.version += 1
@@ -390,7 +466,7 @@ def _record(
     now = timezone.now()
     for result in after.results[len(before.results) :]:
         _round_close(match=match, result=result, now=now)
-    update_fields = ["state", "version", "turn_started", "resume_at"]
+    update_fields = ["state", "version", "turn_started", "resume_at", "turn_deadline"]
     match.resume_at = None
     if after.is_over:
         match.status = Match.Status.FINISHED
@@ -407,10 +483,11 @@ def _record(
             match.resume_at = now + timedelta(seconds=settings.ROUND_PAUSE_SECONDS)
     if after.turn != before.turn or after.round_no != before.round_no:
         match.turn_started = match.resume_at or now
+    match.turn_deadline = _deadline(match=match, state=after, rows=rows, now=now)
     match.save(update_fields=update_fields)
     if after.is_over:
         ratings.on_match_over(match=match, state=after)  # once; in this transaction
-    _publish_after_commit(match=match, state=after, events=transition.events, bot_seats=bot_seats)
+    _publish_after_commit(match=match, state=after, events=transition.events, rows=rows)
 
 
 def _round_close(*, match: Match, result: Any, now: Any) -> None:
@@ -436,15 +513,52 @@ def _round_close(*, match: Match, result: Any, now: Any) -> None:
     )
 
 
+def _row(rows: list[SeatRow], index: int) -> SeatRow:
+    row = rows[index] if index < len(rows) else None
+    if row is None or row.index != index:  # pragma: no cover - the seats are 0..n-1
+        row = next(row for row in rows if row.index == index)
+    return row
+
+
+def _with_row(rows: list[SeatRow], changed: SeatRow) -> list[SeatRow]:
+    return [changed if row.index == changed.index else row for row in rows]
+
+
+def _deadline(
+    *, match: Match, state: engine.GameState, rows: list[SeatRow], now: datetime
+) -> datetime | None:
+    """When the move awaited now is due (``Match.turn_deadline``); None once the match is over.
+
+    A bot or an away seat plays after ``BOT_MOVE_DELAY`` (or when the pause between rounds
+    ends); a person has the room's turn time from the start of the turn.
+    """
+    if state.is_over or match.status != Match.Status.PLAYING:
+        return None
+    if _row(rows, state.turn).played_by_bot:
+        due = now + timedelta(seconds=settings.BOT_MOVE_DELAY)
+        return max(due, match.resume_at) if match.resume_at is not None else due
+    return (match.turn_started or now) + timedelta(seconds=match.room.turn_seconds)
+
+
 def _publish_after_commit(
-    *, match: Match, state: engine.GameState, events: Any, bot_seats: frozenset[int] | None = None
+    *,
+    match: Match,
+    state: engine.GameState,
+    events: Any,
+    rows: list[SeatRow] | None = None,
+    schedule: bool = True,
+    except_channel: str | None = None,
 ) -> None:
-    """After commit: every audience gets its frame, then the bot to move (if any) is scheduled."""
-    bot_to_move = not state.is_over and (
-        state.turn in bot_seats
-        if bot_seats is not None
-        else Seat.objects.filter(room_id=match.room_id, index=state.turn, is_bot=True).exists()
-    )
+    """After commit: every audience gets its frame, then what plays the next move is scheduled.
+
+    That is the bot's move for a bot or an away seat, or the turn timer for a person (unless
+    ``schedule`` is False: a change that left the awaited move as it was).
+    """
+    if rows is None:
+        rows = selectors.seat_rows(room_id=match.room_id)
+    playing = not state.is_over and match.status == Match.Status.PLAYING
+    bot_to_move = playing and _row(rows, state.turn).played_by_bot
+    timer_at = match.turn_deadline if playing and not bot_to_move else None
     # Plain values only (the state is immutable): never close over a model instance. One
     # callback per change, which publishes and then schedules.
     callback = partial(
@@ -454,8 +568,11 @@ def _publish_after_commit(
         version=match.version,
         events=tuple(events),
         clock=selectors.match_clock(match),
-        bot_to_move=bot_to_move,
+        seats=selectors.seats_field(rows),
+        bot_to_move=schedule and bot_to_move,
+        timer_at=timer_at if schedule else None,
         resume_at=match.resume_at,
+        except_channel=except_channel,
     )
     transaction.on_commit(callback, robust=True)
 
@@ -467,17 +584,30 @@ def _after_commit(
     version: int,
     events: tuple[engine.Event, ...],
     clock: dict[str, Any],
+    seats: list[dict[str, Any]],
     bot_to_move: bool,
+    timer_at: datetime | None,
     resume_at: datetime | None,
+    except_channel: str | None = None,
 ) -> None:
     try:
-        broadcast.publish(match_id=match_id, state=state, version=version, events=events, clock=clock)
+        broadcast.publish(
+            match_id=match_id,
+            state=state,
+            version=version,
+            events=events,
+            clock=clock,
+            seats=seats,
+            except_channel=except_channel,
+        )
     finally:
         if bot_to_move:
             bot_move_schedule(match_id=match_id, version=version, resume_at=resume_at)
+        elif timer_at is not None:
+            turn_timer_schedule(match_id=match_id, version=version, deadline=timer_at)
 
 
-# --- bots on Celery: scheduling and the start-up sweep ----------------------------------------
+# --- bots and timers on Celery: scheduling, firing and the sweeps ------------------------------
 
 
 def bot_move_schedule(*, match_id: int, version: int, resume_at: datetime | None = None) -> None:
@@ -497,12 +627,105 @@ def bot_move_schedule(*, match_id: int, version: int, resume_at: datetime | None
         tasks.bot_move.apply_async((match_id, version))
 
 
+def turn_timer_schedule(*, match_id: int, version: int, deadline: datetime) -> None:
+    """Queue the turn timer of a person's turn at ``version``, to fire at ``deadline``.
+
+    Every move of the turn schedules it again for the new version, with the same deadline (the
+    turn's); the older ones find the version moved on, and do nothing.
+    """
+    from games import tasks
+
+    tasks.turn_timeout.apply_async((match_id, version), eta=deadline)
+
+
+#: A timer may fire this much before its deadline (clocks of different processes) and still count.
+_TIMER_TOLERANCE = timedelta(seconds=0.1)
+
+
+def turn_overdue(*, match_id: int, expected_version: int) -> str:
+    """Play the move awaited at ``expected_version`` whose deadline has passed; what happened.
+
+    The turn timer's task and the sweep both call it; under the match's row lock and the version
+    check, so duplicates and late runs do nothing. Results:
+
+    * ``timeout``: a person's turn ran out: the normal bot played the rest of the turn as a
+      stand-in, and the seat's count of timeouts in a row went up; ``away`` when that count
+      reached ``AWAY_AFTER_TIMEOUTS`` and the seat was marked away (RMI-NET-3);
+    * ``played``: the move of a bot or of an away seat's stand-in (a task that was lost);
+    * ``stale`` (someone moved since), ``over``, ``gone`` (no such match), ``paused`` (the pause
+      between rounds runs), ``early`` (the deadline is still ahead): nothing was done.
+    """
+    with transaction.atomic():
+        try:
+            match = _match_locked(match_id)
+        except MatchNotFoundError:
+            return "gone"
+        if match.version != expected_version:
+            return "stale"
+        state = match.game_state()
+        if match.status != Match.Status.PLAYING or state.is_over:
+            return "over"
+        now = timezone.now()
+        if match.resume_at is not None and now < match.resume_at:
+            return "paused"
+        if match.turn_deadline is None or now < match.turn_deadline - _TIMER_TOLERANCE:
+            return "early"
+        rows = selectors.seat_rows(room_id=match.room_id)
+        row = _row(rows, state.turn)
+        if row.played_by_bot:
+            _bot_play_one(match=match, state=state, row=row, rows=rows)
+            return "played"
+        timeouts = row.timeouts + 1
+        away = timeouts >= settings.AWAY_AFTER_TIMEOUTS
+        changed = row._replace(timeouts=timeouts, state=Seat.State.AWAY if away else row.state)
+        if away:
+            Seat.objects.filter(pk=row.pk).update(
+                timeouts=timeouts, state=Seat.State.AWAY, offline_since=None
+            )
+        else:
+            Seat.objects.filter(pk=row.pk).update(timeouts=timeouts)
+        _standin_turn(match=match, state=state, rows=_with_row(rows, changed))
+        logger.info("match %s: seat %s timed out (%d in a row)", match_id, row.index, timeouts)
+        return "away" if away else "timeout"
+
+
+def match_schedule(*, match_id: int, timers_only: bool = False) -> str:
+    """Schedule again whatever the match waits for at its current version (its task was lost).
+
+    The bot's move of a bot or away seat (unless ``timers_only``), or a person's turn timer (at
+    the stored deadline; a match from before deadlines were stored gets one from its turn's
+    start). Returns ``bot``, ``timer`` or ``none``.
+    """
+    match = Match.objects.select_related("room").filter(pk=match_id).order_by("pk").first()
+    if match is None or match.status != Match.Status.PLAYING:
+        return "none"
+    state = match.game_state()
+    if state.is_over:
+        return "none"
+    rows = selectors.seat_rows(room_id=match.room_id)
+    if _row(rows, state.turn).played_by_bot:
+        if timers_only:
+            return "none"
+        bot_move_schedule(match_id=match.pk, version=match.version, resume_at=match.resume_at)
+        return "bot"
+    deadline = match.turn_deadline
+    if deadline is None:
+        deadline = _deadline(match=match, state=state, rows=rows, now=timezone.now())
+        Match.objects.filter(pk=match.pk, version=match.version, turn_deadline__isnull=True).update(
+            turn_deadline=deadline
+        )
+    if deadline is None:  # pragma: no cover - a match being played has a deadline
+        return "none"
+    turn_timer_schedule(match_id=match.pk, version=match.version, deadline=deadline)
+    return "timer"
+
+
 def resume_pending() -> int:
     """Schedule the bot's move of every match waiting for one (the worker start-up sweep).
 
     A restarted server has lost the tasks it queued in memory, and a worker killed hard holds its
     tasks until the broker's visibility timeout: this sets every such table moving again, from
-    the database. Returns how many matches were scheduled.
+    the database. Away seats count as waiting for the bot. Returns how many matches were scheduled.
     """
     waiting = selectors.matches_waiting_for_a_bot()
     for match_id, version, resume_at in waiting:
@@ -510,6 +733,224 @@ def resume_pending() -> int:
     if waiting:
         logger.info("resumed %d table(s) waiting for a bot", len(waiting))
     return len(waiting)
+
+
+def timers_resume() -> int:
+    """Schedule the turn timer of every match waiting for a person (the start-up sweep).
+
+    Returns how many were scheduled. A timer still queued from before is a harmless twin: one
+    fires, the other finds the version moved on.
+    """
+    scheduled = [
+        match_schedule(match_id=match_id, timers_only=True) for match_id, _ in selectors.matches_playing()
+    ]
+    return scheduled.count("timer")
+
+
+def presence_reset() -> int:
+    """A server process started: no socket of before survives it, so no seat has one.
+
+    Only for a single server process (the embedded mode): with several, another process's
+    sockets are still open. Seats marked ``connected`` become ``offline`` from now (a client
+    that reconnects within the grace period is connected again). Returns how many seats changed.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        Seat.objects.filter(connections__gt=0).update(connections=0)
+        return Seat.objects.filter(
+            state=Seat.State.CONNECTED, is_bot=False, user__isnull=False, room__status=Room.Status.PLAYING
+        ).update(state=Seat.State.OFFLINE, offline_since=now)
+
+
+#: The sweep fires a deadline only this late, so the task scheduled for it normally wins.
+SWEEP_LATE_SECONDS = 2.0
+
+
+def sweep_overdue(*, late: float = SWEEP_LATE_SECONDS) -> dict[str, int]:
+    """Fire what is overdue and whose task was lost: turn deadlines and offline grace periods.
+
+    Run every ``TURN_SWEEP_SECONDS`` by each worker (``remi_site.celery``). A worker killed hard
+    holds the tasks it had fetched until the broker's visibility timeout (an hour); this plays
+    them anyway. Several sweeps at once are safe: each move is applied under the match's row
+    lock for the version read here, so a second sweep (or the late task) finds it stale.
+    Returns how many of each it fired.
+    """
+    now = timezone.now()
+    fired = {"turns": 0, "away": 0}
+    for match_id, version in selectors.matches_overdue(before=now - timedelta(seconds=late)):
+        try:
+            result = turn_overdue(match_id=match_id, expected_version=version)
+        except Exception:  # one broken match must not stop the sweep of the others
+            logger.exception("sweep: match %s at version %s failed", match_id, version)
+            continue
+        if result in ("played", "timeout", "away"):
+            fired["turns"] += 1
+    grace = timedelta(seconds=settings.AWAY_GRACE_SECONDS)
+    for seat_id, _since in selectors.seats_offline_since(before=now - grace):
+        try:
+            fired["away"] += seat_grace_end(seat_id=seat_id)
+        except Exception:
+            logger.exception("sweep: seat %s failed", seat_id)
+    if fired["turns"] or fired["away"]:
+        logger.info("sweep fired %(turns)d overdue turn(s) and %(away)d grace period(s)", fired)
+    return fired
+
+
+# --- seats: away, back, sockets ------------------------------------------------------------------
+
+
+def _seats_changed(*, match: Match, state: engine.GameState, before: SeatRow, rows: list[SeatRow]) -> None:
+    """A seat's presence changed (``before`` is its old row; ``rows`` the new ones), under the
+    match's row lock: publish the seats to everyone after commit, at the same version.
+
+    When the seat is the one to move and the bot now plays for it (away) or no longer does
+    (back), the awaited move changes: an away seat's deadline is the bot's, and its move is
+    scheduled; a seat taken back gets a fresh turn clock and its timer. Any task scheduled
+    before is refused then (``bot_move_play`` checks the seat; a timer, its deadline).
+    """
+    after = _row(rows, before.index)
+    playing = match.status == Match.Status.PLAYING and not state.is_over
+    turn_changed = playing and state.turn == before.index and before.played_by_bot != after.played_by_bot
+    if turn_changed:
+        now = timezone.now()
+        if not after.played_by_bot and (match.resume_at is None or match.resume_at <= now):
+            match.turn_started = now  # taken back: a whole turn from now
+        match.turn_deadline = _deadline(match=match, state=state, rows=rows, now=now)
+        match.save(update_fields=["turn_started", "turn_deadline"])
+    _publish_after_commit(match=match, state=state, events=(), rows=rows, schedule=turn_changed)
+
+
+def _seat_of(rows: list[SeatRow], user: AbstractBaseUser | AnonymousUser) -> SeatRow:
+    row = next((row for row in rows if user.is_authenticated and row.user_id == user.pk), None)
+    if row is None:
+        raise NotSeatedError()
+    return row
+
+
+def _seat_presence_set(*, match_id: int, user: AbstractBaseUser | AnonymousUser, state: str) -> bool:
+    with transaction.atomic():
+        match = _match_locked(match_id)
+        rows = selectors.seat_rows(room_id=match.room_id)
+        row = _seat_of(rows, user)
+        timeouts = 0 if state == Seat.State.CONNECTED else row.timeouts
+        if row.state == state and row.timeouts == timeouts:
+            return False
+        Seat.objects.filter(pk=row.pk).update(state=state, timeouts=timeouts, offline_since=None)
+        rows = _with_row(rows, row._replace(state=state, timeouts=timeouts))
+        _seats_changed(match=match, state=match.game_state(), before=row, rows=rows)
+    return True
+
+
+def seat_away(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """The player leaves the table (the ``away`` command): the bot plays their turns until they
+    are back; their seat, score and position wait for them (RMI-NET-4). NotSeatedError for a
+    spectator. Returns whether the seat changed (False: it was away already)."""
+    return _seat_presence_set(match_id=match_id, user=user, state=Seat.State.AWAY)
+
+
+def seat_back(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Back at the table ("I'm back", the ``back`` command): the seat is the player's again, with
+    its score and position; the stand-in stops and the count of timeouts starts again from 0. If
+    it is their turn, they get a whole turn from now. NotSeatedError for a spectator. Returns whether the
+    seat changed (False: it was connected already, with no timeouts counted)."""
+    return _seat_presence_set(match_id=match_id, user=user, state=Seat.State.CONNECTED)
+
+
+def _seat_id_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> tuple[int, int] | None:
+    """(seat id, room id) of the user's seat at the match's table, or None (a spectator)."""
+    if not user.is_authenticated:
+        return None
+    room_id = Match.objects.filter(pk=match_id).values_list("room_id", flat=True).first()
+    if room_id is None:
+        return None
+    seat_id = Seat.objects.filter(room_id=room_id, user_id=user.pk).values_list("pk", flat=True).first()
+    return None if seat_id is None else (seat_id, room_id)
+
+
+def _presence_publish(*, match_id: int, except_channel: str | None = None) -> None:
+    """After commit: everyone gets a frame with the seats as they are now (same version)."""
+    match = Match.objects.select_related("room").filter(pk=match_id).order_by("pk").first()
+    if match is not None:
+        _publish_after_commit(
+            match=match, state=match.game_state(), events=(), schedule=False, except_channel=except_channel
+        )
+
+
+def seat_connect(
+    *, match_id: int, user: AbstractBaseUser | AnonymousUser, except_channel: str | None = None
+) -> bool:
+    """A socket of the seat's player opened: an offline seat is ``connected`` again.
+
+    An away seat stays away until "back" or a move. Nothing for a spectator. Returns whether
+    the seat's state changed. ``except_channel``: the new socket, which reads its own fresh
+    frame after this and need not be sent the broadcast too.
+    """
+    found = _seat_id_for(match_id=match_id, user=user)
+    if found is None:
+        return False
+    seat_id, _room_id = found
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat_id).update(connections=F("connections") + 1)
+        changed = Seat.objects.filter(pk=seat_id, state=Seat.State.OFFLINE).update(
+            state=Seat.State.CONNECTED, offline_since=None
+        )
+        if changed:
+            _presence_publish(match_id=match_id, except_channel=except_channel)
+    return bool(changed)
+
+
+def seat_disconnect(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """A socket of the seat's player closed. When it was the last one, a connected seat goes
+    ``offline``, and ``away`` after ``AWAY_GRACE_SECONDS`` unless a socket opens again. Returns
+    whether the seat's state changed."""
+    found = _seat_id_for(match_id=match_id, user=user)
+    if found is None:
+        return False
+    seat_id, _room_id = found
+    now = timezone.now()
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat_id, connections__gt=0).update(connections=F("connections") - 1)
+        changed = Seat.objects.filter(pk=seat_id, connections=0, state=Seat.State.CONNECTED).update(
+            state=Seat.State.OFFLINE, offline_since=now
+        )
+        if changed:
+            _presence_publish(match_id=match_id)
+            transaction.on_commit(partial(seat_grace_schedule, seat_id=seat_id), robust=True)
+    return bool(changed)
+
+
+def seat_grace_schedule(*, seat_id: int) -> None:
+    """Queue the end of an offline seat's grace period (``AWAY_GRACE_SECONDS`` from now)."""
+    from games import tasks
+
+    tasks.seat_grace_end.apply_async((seat_id,), countdown=settings.AWAY_GRACE_SECONDS)
+
+
+def seat_grace_end(*, seat_id: int) -> bool:
+    """Mark an offline seat away once its grace period is over; whether it was marked.
+
+    Nothing if a socket opened again meanwhile, or if it went offline again later (that time's
+    own task will come). The room's latest match is locked first, as for any seat change.
+    """
+    room_id = Seat.objects.filter(pk=seat_id).values_list("room_id", flat=True).first()
+    if room_id is None:
+        return False
+    match_id = Match.objects.filter(room_id=room_id).order_by("-number").values_list("pk", flat=True).first()
+    limit = timezone.now() - timedelta(seconds=settings.AWAY_GRACE_SECONDS) + _TIMER_TOLERANCE
+    with transaction.atomic():
+        match = _match_locked(match_id) if match_id is not None else None
+        changed = Seat.objects.filter(pk=seat_id, state=Seat.State.OFFLINE, offline_since__lte=limit).update(
+            state=Seat.State.AWAY, offline_since=None
+        )
+        if not changed:
+            return False
+        if match is not None:
+            rows = selectors.seat_rows(room_id=room_id)
+            after = next(row for row in rows if row.pk == seat_id)
+            before = after._replace(state=Seat.State.OFFLINE)
+            _seats_changed(match=match, state=match.game_state(), before=before, rows=rows)
+    logger.info("seat %s is away: its grace period ended", seat_id)
+    return True
 
 
 # --- site pages: opening a room seated, starting from the room page ----------------------------
@@ -618,9 +1059,18 @@ def match_close(*, match_id: int) -> bool:
         match.status = Match.Status.ABANDONED
         match.winners = list(after.winners)
         match.finished = match.turn_started = timezone.now()
-        match.resume_at = None
+        match.resume_at = match.turn_deadline = None
         match.save(
-            update_fields=["state", "version", "status", "winners", "finished", "turn_started", "resume_at"]
+            update_fields=[
+                "state",
+                "version",
+                "status",
+                "winners",
+                "finished",
+                "turn_started",
+                "resume_at",
+                "turn_deadline",
+            ]
         )
         Room.objects.filter(pk=match.room_id, status=Room.Status.PLAYING).update(status=Room.Status.FINISHED)
         ratings.on_match_over(match=match, state=after)

@@ -1,7 +1,7 @@
 """Celery tasks. Thin: each one calls a service and turns the expected refusals into no-ops.
 
-Every task is idempotent by version: a bot move names the match version it was scheduled for,
-and ``services.bot_move_play`` refuses it once anyone has moved since. Duplicates (two sweeps,
+Every task is idempotent by version: a bot move or a turn timer names the match version it was
+scheduled for, and the service refuses it once anyone has moved since. Duplicates (two sweeps,
 a redelivery after a worker died, a late ETA) therefore do nothing. Tasks are acknowledged late
 (``acks_late``, ``reject_on_worker_lost``): a task whose worker dies is run again.
 """
@@ -9,6 +9,7 @@ a redelivery after a worker died, a late ETA) therefore do nothing. Tasks are ac
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from games import services
@@ -45,7 +46,44 @@ def bot_move(match_id: int, version: int) -> str:
     return "played"
 
 
+@shared_task(
+    **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
+)
+def turn_timeout(match_id: int, version: int) -> str:
+    """The turn timer of a person's turn at ``version`` (``services.turn_overdue``). Returns what
+    happened: ``timeout``/``away`` (the stand-in played the rest of the turn), ``played``,
+    ``stale``, ``over``, ``gone``; ``early`` or ``paused`` schedule it again for its deadline."""
+    result = services.turn_overdue(match_id=match_id, expected_version=version)
+    if result in ("early", "paused"):
+        services.match_schedule(match_id=match_id, timers_only=True)
+    return result
+
+
+@shared_task(
+    **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
+)
+def seat_grace_end(seat_id: int) -> bool:
+    """An offline seat's grace period is over: mark it away (unless its player came back)."""
+    return services.seat_grace_end(seat_id=seat_id)
+
+
+@shared_task(**_TASK_OPTIONS)
+def sweep_overdue() -> dict[str, int]:
+    """Fire the turn deadlines and grace periods whose task was lost (``services.sweep_overdue``).
+
+    Every worker runs the sweep itself every ``TURN_SWEEP_SECONDS`` (``remi_site.celery``); this
+    task is the same sweep for anyone who wants it queued (e.g. from ``celery beat``).
+    """
+    return services.sweep_overdue()
+
+
 @shared_task(**_TASK_OPTIONS)
 def resume_tables() -> int:
-    """The start-up sweep: schedule the move of every table waiting for a bot. Returns how many."""
+    """The start-up sweep: schedule the move of every table waiting for a bot and the timer of
+    every table waiting for a person. In the single-process mode, also forget the sockets of the
+    server's previous run (``services.presence_reset``). Returns how many tables waited for a bot.
+    """
+    if settings.CELERY_EMBEDDED_WORKER:
+        services.presence_reset()
+    services.timers_resume()
     return services.resume_pending()

@@ -282,6 +282,15 @@ CELERY_TASK_DEFAULT_QUEUE = f"celery{_TEST_SUFFIX}"
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 0.0 if RUNNING_TESTS else 0.8)
 #: Seconds between a round's end and the first move of the next one (everyone sees the scores).
 ROUND_PAUSE_SECONDS = env_float("ROUND_PAUSE_SECONDS", 0.0 if RUNNING_TESTS else 5.0)
+#: Turns in a row that may run out of time before the seat is marked away (the bot then plays
+#: its turns without waiting for the timer, until the player is back).
+AWAY_AFTER_TIMEOUTS = max(1, int(env_float("AWAY_AFTER_TIMEOUTS", 2)))
+#: Seconds a seat whose sockets are all gone stays "offline" before it is marked away.
+AWAY_GRACE_SECONDS = env_float("AWAY_GRACE_SECONDS", 30.0)
+#: Every worker sweeps the turn deadlines, grace periods and away seats this often (seconds), and
+#: fires what is overdue (a task lost with a worker killed hard). 0 turns the sweep off (the test
+#: runner's default: tests that need it set it or call the sweep themselves).
+TURN_SWEEP_SECONDS = env_float("TURN_SWEEP_SECONDS", 0.0 if RUNNING_TESTS else 5.0)
 
 # Redis is also the cache when it is there; otherwise each process has its own memory cache.
 if REDIS_URL:

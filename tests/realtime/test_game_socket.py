@@ -272,7 +272,10 @@ async def test_a_closed_socket_leaves_its_group(table: Table) -> None:
     async with joined(table.match_id, table.mover) as (mover, _):
         async with joined(table.match_id, table.other) as (_other, _):
             pass
-        # B's socket is gone: a move still reaches A, and publishing to B's group breaks nothing.
+        # B's socket is gone, and A hears that B's seat is offline (same version, new seats).
+        offline = await mover.receive_json_from(timeout=TIMEOUT)
+        assert (offline["version"], offline["seats"][table.other.seat]["state"]) == (0, "offline")
+        # A move still reaches A, and publishing to B's group breaks nothing.
         await mover.send_json_to({"type": "move", "id": "c1", "version": 0, "move": table.a_discard})
         assert (await mover.receive_json_from(timeout=TIMEOUT))["version"] == 1
     layer = get_channel_layer()

@@ -1,0 +1,258 @@
+"""Turn timers (RMI-NET-3): a turn that runs out is played by the normal bot as a stand-in and
+counted; ``AWAY_AFTER_TIMEOUTS`` in a row mark the seat away. A stale timer does nothing; the
+sweep fires a deadline whose task was lost, once, however many sweeps run at once.
+
+Turn times are 1 s here (the room row is changed directly: the site's own minimum is 5 s).
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+from pytest_django.fixtures import Settings
+
+from games import engine, services, tasks
+from games.engine.bots import choose_move
+from games.models import Match, MoveRecord, Room, Seat
+from tests.workers.worker_helpers import (
+    bot_room,
+    make_user,
+    purge_queue,
+    running_worker,
+    task_log,
+    wait_until,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _table(*, turn_seconds: int = 1, humans: int = 1) -> tuple[Match, list[Any]]:
+    """A remik51 table of two: ``humans`` people first, then a normal bot; not started."""
+    people = [make_user(name) for name in ("ala", "bartek")[:humans]]
+    room = bot_room(people[0], "remik51", {}, seats=2, humans=tuple(people))
+    Room.objects.filter(pk=room.pk).update(turn_seconds=turn_seconds)
+    return room, people
+
+
+def _seat(room: Room, index: int) -> Seat:
+    return Seat.objects.get(room=room, index=index)
+
+
+def _actors(match_id: int, seat: int) -> list[str]:
+    return list(MoveRecord.objects.filter(match_id=match_id, seat=seat).values_list("actor", flat=True))
+
+
+def _play_until_turn_of(match: Match, seat: int, people: list[Any]) -> Match:
+    """Without a worker: play the table by hand (people and bot alike) until ``seat`` is to move."""
+    for _ in range(50):
+        match.refresh_from_db()
+        state = match.game_state()
+        if state.turn == seat and match.version > 0:
+            return match
+        if state.turn < len(people):
+            move = choose_move(engine.view_for(state, state.turn))
+            services.move_submit(
+                match_id=match.pk, user=people[state.turn], move=move, expected_version=match.version
+            )
+        else:
+            services.bot_move_play(match_id=match.pk, expected_version=match.version)
+    raise AssertionError(f"seat {seat} never got the turn")
+
+
+@pytest.mark.timeout(90)
+def test_turns_that_run_out_are_played_by_a_stand_in_then_the_seat_is_away(settings: Settings) -> None:
+    settings.AWAY_AFTER_TIMEOUTS = 2
+    room, _people = _table(turn_seconds=1)
+    with task_log() as log, running_worker():
+        match = services.match_start(room=room)
+        # Nobody plays seat 0: its turns run out, twice, and then it is away.
+        wait_until(lambda: _seat(room, 0).state == Seat.State.AWAY, what="seat 0 to be marked away")
+        wait_until(lambda: "timeout" in log.results("games.tasks.turn_timeout"), what="the first timeout")
+        results = log.results("games.tasks.turn_timeout")
+
+    seat = _seat(room, 0)
+    assert seat.timeouts == 2
+    assert results.count("timeout") == 1
+    assert results.count("away") == 1
+    # Every move of seat 0 was the stand-in's, of the bot seat the bot's; the log says so.
+    assert set(_actors(match.pk, 0)) == {MoveRecord.Actor.STANDIN}
+    assert set(_actors(match.pk, 1)) <= {MoveRecord.Actor.BOT}
+    seqs = list(MoveRecord.objects.filter(match_id=match.pk).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_the_deadline_is_the_turn_start_plus_the_rooms_turn_time(settings: Settings) -> None:
+    room, people = _table(turn_seconds=45)
+    match = services.match_start(room=room)
+    match = _play_until_turn_of(match, 0, people)
+    assert match.turn_deadline == match.turn_started + timedelta(seconds=45)
+    # A move within the turn (the draw) keeps the turn's deadline.
+    state = match.game_state()
+    services.move_submit(
+        match_id=match.pk,
+        user=people[0],
+        move=choose_move(engine.view_for(state, 0)),
+        expected_version=match.version,
+    )
+    after = Match.objects.get(pk=match.pk)
+    if after.game_state().turn == 0:
+        assert after.turn_deadline == match.turn_deadline
+    # The bot's turn: due after BOT_MOVE_DELAY (0 in tests), not after the turn time.
+    match = _play_until_turn_of(after, 1, people)
+    assert match.turn_deadline is not None
+    assert match.turn_deadline <= timezone.now()
+
+
+def test_a_stale_or_early_timer_does_nothing_and_a_due_one_plays_the_turn() -> None:
+    room, people = _table(turn_seconds=45)
+    match = _play_until_turn_of(services.match_start(room=room), 0, people)
+    version = match.version
+    purge_queue()
+
+    assert tasks.turn_timeout(match.pk, version - 1) == "stale"
+    assert tasks.turn_timeout(match.pk, version) == "early"  # 45 s to go: scheduled again
+    assert tasks.turn_timeout(match.pk + 1000, 0) == "gone"
+    assert Match.objects.get(pk=match.pk).version == version
+    assert _seat(room, 0).timeouts == 0
+
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    assert tasks.turn_timeout(match.pk, version) == "timeout"
+    after = Match.objects.get(pk=match.pk)
+    assert after.version > version
+    assert after.game_state().turn == 1  # the stand-in played the whole turn, to its discard
+    assert set(
+        MoveRecord.objects.filter(match_id=match.pk, seq__gt=version).values_list("actor", "seat")
+    ) == {(MoveRecord.Actor.STANDIN, 0)}
+    assert _seat(room, 0).timeouts == 1
+    assert _seat(room, 0).state == Seat.State.CONNECTED  # one timeout of two
+    # The same timer again: stale now.
+    assert tasks.turn_timeout(match.pk, version) == "stale"
+
+
+def test_a_move_by_the_player_resets_the_count() -> None:
+    room, people = _table(turn_seconds=45)
+    match = _play_until_turn_of(services.match_start(room=room), 0, people)
+    Seat.objects.filter(room=room, index=0).update(timeouts=1)
+    state = match.game_state()
+    services.move_submit(
+        match_id=match.pk,
+        user=people[0],
+        move=choose_move(engine.view_for(state, 0)),
+        expected_version=match.version,
+    )
+    assert _seat(room, 0).timeouts == 0
+    assert _actors(match.pk, 0)[-1] == MoveRecord.Actor.PLAYER
+
+
+@pytest.mark.timeout(60)
+def test_the_timer_is_scheduled_for_every_version_of_the_turn() -> None:
+    room, people = _table(turn_seconds=1)
+    match = _play_until_turn_of(services.match_start(room=room), 0, people)
+    # The player draws (the version moves on): the timer of the draw's version ends the turn.
+    state = match.game_state()
+    services.move_submit(
+        match_id=match.pk,
+        user=people[0],
+        move=choose_move(engine.view_for(state, 0)),
+        expected_version=match.version,
+    )
+    drawn = Match.objects.get(pk=match.pk)
+    if drawn.game_state().turn != 0:
+        pytest.skip("the player's first move ended the turn (nothing left to time)")
+    with task_log() as log, running_worker():
+        # The worker purged the queue: schedule as the commit did.
+        services.turn_timer_schedule(match_id=match.pk, version=drawn.version, deadline=drawn.turn_deadline)
+        services.turn_timer_schedule(match_id=match.pk, version=match.version, deadline=drawn.turn_deadline)
+        wait_until(lambda: len(log.results("games.tasks.turn_timeout")) >= 2, what="both timers")
+    assert sorted(log.results("games.tasks.turn_timeout"))[:2] == ["stale", "timeout"]
+
+
+# --- the sweep ---------------------------------------------------------------------------------
+
+
+def test_the_sweep_fires_an_overdue_deadline_whose_task_was_lost() -> None:
+    room, people = _table(turn_seconds=45)
+    match = _play_until_turn_of(services.match_start(room=room), 0, people)
+    purge_queue()  # the timer task is lost (a worker killed hard holds it for an hour)
+
+    assert services.sweep_overdue() == {"turns": 0, "away": 0}  # not overdue yet
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=10))
+    assert services.sweep_overdue() == {"turns": 1, "away": 0}
+
+    assert set(
+        MoveRecord.objects.filter(match_id=match.pk, seq__gt=match.version).values_list("actor", "seat")
+    ) == {(MoveRecord.Actor.STANDIN, 0)}
+    assert _seat(room, 0).timeouts == 1
+    # The bot's move is due now (its task lost too): a later sweep plays it.
+    after = Match.objects.get(pk=match.pk)
+    assert after.game_state().turn == 1
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=10))
+    assert services.sweep_overdue()["turns"] == 1
+    assert MoveRecord.objects.filter(match_id=match.pk, seq__gt=after.version).get().actor == "bot"
+
+
+@pytest.mark.timeout(60)
+def test_two_sweeps_at_once_apply_one_move() -> None:
+    room, people = _table(turn_seconds=45)
+    match = _play_until_turn_of(services.match_start(room=room), 0, people)
+    purge_queue()
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=10))
+    start = threading.Barrier(2)
+    results: list[dict[str, int]] = []
+
+    def sweep() -> None:
+        try:
+            start.wait(timeout=10)
+            results.append(services.sweep_overdue())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert sorted(r["turns"] for r in results) == [0, 1]
+    assert _seat(room, 0).timeouts == 1  # counted once
+    seqs = list(MoveRecord.objects.filter(match_id=match.pk).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    turn = list(
+        MoveRecord.objects.filter(match_id=match.pk, seq__gt=match.version).values_list("seat", "move")
+    )
+    # One turn of seat 0 (each kind of move at most once), not two.
+    kinds = [move["kind"] for seat, move in turn if seat == 0]
+    assert kinds.count("discard") == 1
+
+
+@pytest.mark.timeout(60)
+def test_every_worker_sweeps_by_itself(settings: Settings) -> None:
+    settings.TURN_SWEEP_SECONDS = 0.2
+    room, people = _table(turn_seconds=45)
+    match = _play_until_turn_of(services.match_start(room=room), 0, people)
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=10))
+    # running_worker purges the queue: no timer left. Only the worker's own sweep can fire it.
+    with running_worker():
+        wait_until(
+            lambda: MoveRecord.objects.filter(match_id=match.pk, seq__gt=match.version, seat=0).exists(),
+            what="the worker's sweep to play the overdue turn",
+        )
+    assert _actors(match.pk, 0)[-1] == MoveRecord.Actor.STANDIN
+
+
+@pytest.mark.timeout(60)
+def test_a_starting_worker_schedules_the_timers_of_waiting_tables() -> None:
+    room, people = _table(turn_seconds=45)
+    match = _play_until_turn_of(services.match_start(room=room), 0, people)
+    # An old table: no deadline stored, its turn began long ago.
+    Match.objects.filter(pk=match.pk).update(
+        turn_deadline=None, turn_started=timezone.now() - timedelta(seconds=60)
+    )
+    with task_log() as log, running_worker(announce_ready=True):
+        wait_until(lambda: "timeout" in log.results("games.tasks.turn_timeout"), what="the resumed timer")
+    assert _seat(room, 0).timeouts == 1
