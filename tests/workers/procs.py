@@ -43,6 +43,8 @@ _FAILED = re.compile(r"Task [\w.]+\[[0-9a-f-]+\] (raised unexpected|retry|INTERN
 
 BOT_MOVE = "games.tasks.bot_move"
 RESUME_TABLES = "games.tasks.resume_tables"
+TURN_TIMEOUT = "games.tasks.turn_timeout"
+SEAT_GRACE_END = "games.tasks.seat_grace_end"
 
 
 def database_url_for_workers() -> str:

@@ -21,12 +21,17 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
+from pytest_django.fixtures import Settings
 
 from games import engine, services, tasks
-from games.models import Match, MoveRecord, Round, ScoreLine
+from games.engine.bots import choose_move
+from games.models import Match, MoveRecord, Round, ScoreLine, Seat
 from tests.workers.procs import (
     BOT_MOVE,
     RESUME_TABLES,
+    SEAT_GRACE_END,
+    TURN_TIMEOUT,
     HeldTask,
     WorkerProcess,
     WorkerSet,
@@ -66,12 +71,13 @@ def start_bot_match(variant: str, options: dict[str, Any], seats: int) -> Match:
     return services.match_start(room=room)
 
 
-def assert_played_once_and_replays(match: Match) -> None:
-    """The log has each version once, all by bots, and replays to the stored state exactly."""
+def assert_played_once_and_replays(match: Match, *, all_by_bots: bool = True) -> None:
+    """The log has each version once (all by bots, unless told) and replays to the stored state."""
     match.refresh_from_db()
     records = list(MoveRecord.objects.filter(match=match).order_by("seq"))
     assert [record.seq for record in records] == list(range(1, match.version + 1))
-    assert {record.actor for record in records} == {MoveRecord.Actor.BOT}
+    if all_by_bots:
+        assert {record.actor for record in records} == {MoveRecord.Actor.BOT}
     stored = match.game_state()
     replayed = engine.replay(
         {
@@ -270,4 +276,133 @@ def test_a_worker_killed_mid_match_loses_no_move_and_plays_none_twice(workers: W
     match.refresh_from_db()
     assert match.version == final
     assert MoveRecord.objects.filter(match=match).count() == final
+    assert workers.failures() == []
+
+
+@pytest.mark.timeout(180)
+def test_a_worker_killed_mid_match_is_covered_by_the_periodic_sweep_of_another(workers: WorkerSet) -> None:
+    # Two workers from the start; no worker starts after the kill, so no start-up sweep runs:
+    # only the other worker's periodic sweep (every TURN_SWEEP_SECONDS) can find the lost move.
+    doomed = workers.start(BOT_MOVE_DELAY="0.3", TURN_SWEEP_SECONDS="0")
+    survivor = workers.start(TURN_SWEEP_SECONDS="0.5")
+    wait_until(lambda: workers.results(RESUME_TABLES) == {"0": 2}, what="the start-up sweeps (no table yet)")
+    match = start_bot_match("remik51", {"penalty_limit": 50}, 4)
+    wait_until(lambda: Match.objects.get(pk=match.pk).version >= 5, timeout=MATCH_TIMEOUT, what="a few moves")
+
+    held = _kill_while_holding(doomed, match, others=(survivor,))
+    match.refresh_from_db()
+    stuck_at = match.version
+    assert held.args == (match.pk, stuck_at)
+    assert held in held_tasks()
+    assert match.turn_deadline is not None  # the bot's move was due then: the sweep will see it
+
+    wait_until(lambda: match_finished(match.pk), timeout=MATCH_TIMEOUT, what="the match to finish")
+    assert_finished(match)
+    assert_played_once_and_replays(match)
+    # The survivor's periodic sweep fired the lost move (no start-up sweep ran since the start).
+    assert "sweep fired 1 overdue turn(s)" in survivor.text()
+    assert workers.results(RESUME_TABLES) == {"0": 2}
+
+    redeliver([held])
+    wait_until(lambda: survivor.result_of(held.task_id), timeout=20, what="the redelivered task to run")
+    assert survivor.result_of(held.task_id) == "'stale'"
+    assert MoveRecord.objects.filter(match=match).count() == match.version
+    assert workers.failures() == []
+
+
+# --- 4. turn timers, away and back -----------------------------------------------------------------
+
+
+def _seat(seat_id: int) -> Seat:
+    return Seat.objects.get(pk=seat_id)
+
+
+def _last_seq(match: Match) -> int:
+    return Match.objects.values_list("version", flat=True).get(pk=match.pk)
+
+
+def _persons_turn_ready(match: Match) -> bool:
+    """Seat 0 (the person) is to move, and the pause between rounds (if any) is over."""
+    current = Match.objects.get(pk=match.pk)
+    state = current.game_state()
+    return (
+        state.turn == 0
+        and not state.is_over
+        and (current.resume_at is None or current.resume_at <= timezone.now())
+    )
+
+
+def _play_persons_turn(match: Match, user: Any) -> None:
+    """The person's whole turn (draw ... discard) through move_submit, as the site's socket would."""
+    while True:
+        current = Match.objects.get(pk=match.pk)
+        state = current.game_state()
+        if state.turn != 0 or state.is_over:
+            return
+        move = choose_move(engine.view_for(state, 0))
+        services.move_submit(match_id=match.pk, user=user, move=move, expected_version=current.version)
+
+
+@pytest.mark.timeout(180)
+def test_turn_timers_and_away_seats_run_in_a_worker_process(workers: WorkerSet, settings: Settings) -> None:
+    # The worker alone fires the timers (no periodic sweep); two timeouts in a row mark a seat away.
+    worker = workers.start(AWAY_AFTER_TIMEOUTS="2", AWAY_GRACE_SECONDS="1", TURN_SWEEP_SECONDS="0")
+    settings.AWAY_GRACE_SECONDS = 1.0  # the countdown of the grace period is set where the socket closes
+    ala = make_user("ala")
+    room = services.room_create(
+        owner=ala, name="Timers", variant="remik51", options={"penalty_limit": 500}, seats=2, turn_seconds=5
+    )
+    seat = services.seat_take(room=room, user=ala, index=0)
+    services.seat_add_bot(room=room, index=1)
+    match = services.match_start(room=room)
+
+    # Ala does not play: her turn timer runs out twice in the worker; the stand-in plays those
+    # turns, and the second time marks her away (RMI-NET-3).
+    wait_until(lambda: _seat(seat.pk).state == Seat.State.AWAY, timeout=MATCH_TIMEOUT, what="ala marked away")
+    acted = [r for r in worker.results(TURN_TIMEOUT) if r not in ("'stale'", "'early'", "'paused'")]
+    assert acted == ["'timeout'", "'away'"]
+    away_at = _last_seq(match)
+
+    # Away: the bot plays her turns without waiting for a timer, as a stand-in.
+    wait_until(
+        lambda: MoveRecord.objects.filter(match=match, seat=0, seq__gt=away_at).exists(),
+        timeout=MATCH_TIMEOUT,
+        what="a turn of hers played while away",
+    )
+    assert [r for r in worker.results(TURN_TIMEOUT) if r not in ("'stale'", "'early'", "'paused'")] == acted
+
+    # "I'm back": the same seat, score and position; the stand-in stops; her turns wait for her.
+    assert services.seat_back(match_id=match.pk, user=ala)
+    back_at = _last_seq(match)
+    assert (_seat(seat.pk).state, _seat(seat.pk).timeouts, _seat(seat.pk).index) == (
+        Seat.State.CONNECTED,
+        0,
+        0,
+    )
+    wait_until(lambda: _persons_turn_ready(match), timeout=MATCH_TIMEOUT, what="her turn")
+    _play_persons_turn(match, ala)
+    played_at = _last_seq(match)
+
+    # She closes the tab: after the grace period the worker marks her away, and plays for her.
+    services.seat_connect(match_id=match.pk, user=ala)
+    services.seat_disconnect(match_id=match.pk, user=ala)
+    wait_until(
+        lambda: _seat(seat.pk).state == Seat.State.AWAY, timeout=MATCH_TIMEOUT, what="the grace period"
+    )
+    assert worker.results(SEAT_GRACE_END) == ["True"]
+    grace_at = _last_seq(match)
+    wait_until(
+        lambda: MoveRecord.objects.filter(match=match, seat=0, seq__gt=grace_at).exists(),
+        timeout=MATCH_TIMEOUT,
+        what="a turn of hers played after the grace period",
+    )
+    workers.stop_all()  # the log stands still: check it
+
+    records = list(MoveRecord.objects.filter(match=match).order_by("seq"))
+    hers = [(r.seq, r.actor) for r in records if r.seat == 0]
+    assert {actor for seq, actor in hers if seq <= back_at} == {MoveRecord.Actor.STANDIN}
+    assert {actor for seq, actor in hers if back_at < seq <= played_at} == {MoveRecord.Actor.PLAYER}
+    assert {actor for seq, actor in hers if seq > grace_at} == {MoveRecord.Actor.STANDIN}
+    assert {r.actor for r in records if r.seat == 1} == {MoveRecord.Actor.BOT}
+    assert_played_once_and_replays(match, all_by_bots=False)
     assert workers.failures() == []
