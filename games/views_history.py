@@ -77,7 +77,7 @@ class HistoryFilterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        variants = [(name, engine.variant(name).title) for name in engine.variant_names()]
+        variants = [(name, gettext(engine.variant(name).title)) for name in engine.variant_names()]
         self.fields["variant"].choices = [("", _("Any")), *variants]  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:

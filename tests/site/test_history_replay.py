@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games import engine
+from games import engine, services
 from games.engine.cli import move_text
+from games.engine.record_check import verify_record
 from games.models import Match, MoveRecord, Round, ScoreLine
 from tests.site.site_helpers import client_for
 from tests.site.test_history_pages import bot_match
@@ -147,3 +148,34 @@ def test_a_round_that_does_not_exist_is_not_found(ala: Any) -> None:
     match = bot_match(ala)
     assert Client().get(f"/matches/{match.pk}/rounds/7/replay/").status_code == 404
     assert Client().get(f"/matches/{match.pk + 100}/rounds/1/replay/").status_code == 404
+
+
+@pytest.mark.parametrize("variant", engine.variant_names())
+def test_every_variant_replays_exports_and_verifies(ala: Any, variant: str) -> None:
+    # Two finished rounds (Remik 40: its one deal), then the room is closed: the match is over.
+    def two_rounds(state: Any) -> bool:
+        return len(state.results) >= 2 or state.is_over
+
+    match = bot_match(ala, variant, {}, finish=False, until=two_rounds)
+    services.room_close(room_ids=[match.room_id])
+    match.refresh_from_db()
+    assert match.status != Match.Status.PLAYING
+    client = Client()
+
+    finished = list(
+        Round.objects.filter(match=match, revealed_seed__isnull=False).values_list("number", flat=True)
+    )
+    assert finished == ([1] if variant == "remik40" else [1, 2])
+    for number in finished:
+        frames = frames_of(client.get(f"/matches/{match.pk}/rounds/{number}/replay/").content.decode())
+        assert frames[-1]["over"] is True
+        stored = ScoreLine.objects.filter(round__match=match, round__number=number).order_by("seat")
+        assert [line["points"] for line in frames[-1]["lines"]] == [line.points for line in stored]
+    document = json.loads(client.get(f"/matches/{match.pk}/record.json").content)
+    report = verify_record(document)
+    assert report["ok"], report["problems"]
+    checked = report["rounds"][: len(finished)]
+    assert [(entry["commitment_ok"], entry["seed_ok"], entry["lines_ok"]) for entry in checked] == [
+        (True, True, True)
+    ] * len(finished)
+    assert all(entry["deal_ok"] is True for entry in checked), [e["deal_ok"] for e in checked]
