@@ -11,6 +11,7 @@ urlpatterns = [
     # The language switcher (a form in every page's header) and the JavaScript catalog that
     # static/js/i18n.js reads (README "Languages").
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # Only the site's own messages (locale/*/djangojs.po), not every installed app's (the admin's).
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),
     path("", include("games.urls")),
 ]
