@@ -32,6 +32,8 @@ from games.models import Match, MoveRecord, RatingChange, RatingStatus, Round, S
 PAGE_SIZE = 20
 #: The largest record /verify/ reads (pasted or uploaded), in bytes.
 VERIFY_MAX_BYTES = 5 * 1024 * 1024
+#: The most moves /verify/ replays (a long Remi evening is a few thousand).
+VERIFY_MAX_MOVES = 50_000
 
 
 # --- which matches a viewer may see -------------------------------------------------------------
@@ -429,6 +431,12 @@ class VerifyForm(forms.Form):
             ) from None
         if not isinstance(document, dict):
             raise forms.ValidationError(gettext("A game record is a JSON object."), code="not_record")
+        moves = document.get("moves")
+        if isinstance(moves, list) and len(moves) > VERIFY_MAX_MOVES:
+            raise forms.ValidationError(
+                gettext("This record has more than %(limit)s moves.") % {"limit": VERIFY_MAX_MOVES},
+                code="too_long",
+            )
         data["document"] = document
         return data
 

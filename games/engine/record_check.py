@@ -85,6 +85,9 @@ def _apply(state: GameState, seat: int, move: Move, index: int) -> GameState:
         return apply_move(state, seat, move).state
     except errors.IllegalMoveError as error:
         raise ValueError(f"move {index} (seat {seat}) is refused: {error.code}: {error}") from None
+    except (IndexError, KeyError, TypeError, ValueError) as error:
+        # A seat or a meld the table does not have: a record written by hand, or tampered with.
+        raise ValueError(f"move {index} (seat {seat}) cannot be applied: {error!r}") from None
 
 
 def verify_record(data: Mapping[str, Any]) -> dict[str, Any]:

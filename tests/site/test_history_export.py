@@ -276,6 +276,7 @@ def test_the_verify_page_says_what_is_wrong_with_a_tampered_record(finished: Mat
         ({"record": "{not json"}, "This is not JSON"),
         ({"record": "[1, 2]"}, "A game record is a JSON object."),
         ({"record": '{"format": "something else"}'}, "not a readable game record"),
+        ({"record": json.dumps({"moves": [{}] * 50_001})}, "more than 50000 moves"),
     ],
 )
 def test_the_verify_page_refuses_what_is_not_a_record(data: dict[str, str], message: str) -> None:
@@ -299,3 +300,13 @@ def test_a_ranked_match_between_two_people_verifies(ala: Any, bob: Any) -> None:
     match = two_people_match(ala, bob, ranked=True)
     report = verify_record(exported(match))
     assert report["ok"], report["problems"]
+
+
+def test_the_verify_page_names_a_move_the_table_cannot_take(finished: Match) -> None:
+    document = exported(finished)
+    document["moves"][4]["move"] = {"kind": "discard", "card": "JK#9"}
+
+    response = Client().post("/verify/", {"record": json.dumps(document)})
+
+    assertContains(response, "The record does NOT verify.")
+    assertContains(response, "move 5 (seat")
