@@ -1,0 +1,107 @@
+"""The table in Polish and in Romanian, on a phone (390x844) and on a desktop, in a real browser.
+
+Each page is opened by a seated player whose stored language is Polish or Romanian: the server
+renders the page in it, the JavaScript catalog (/jsi18n/) gives the scripts the same language,
+card names are spoken in it (static/js/i18n.js), and nothing scrolls sideways on the phone. A
+screenshot of each goes to tests/browser/artifacts/ (i18n-<language>-<viewport>.png). The language
+switcher in the header changes an anonymous visitor's language with one choice.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import tablekit
+
+CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
+if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run sets REQUIRE_BROWSER
+    pytest.skip(
+        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
+    )
+pytest.importorskip(
+    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
+
+VIEWPORTS = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+}
+
+#: What each language shows: the header, the scripts' catalog and the card names.
+EXPECTED = {
+    "pl": {
+        "nav": "Klasyfikacja",
+        "catalog": ("Large cards", "Duże karty"),
+        "cards": {"7H": "siódemka kier", "QS": "dama pik", "JK#1(AD)": "joker jako as karo"},
+    },
+    "ro": {
+        "nav": "Clasament",
+        "catalog": ("Large cards", "Cărți mari"),
+        "cards": {
+            "7H": "șapte de inimă roșie",
+            "KC": "popă de treflă",
+            "JK#1(AD)": "joker în loc de as de romb",
+        },
+    },
+}
+
+
+@pytest.fixture
+def table(transactional_db: None) -> dict[str, Any]:
+    players = tablekit.users(2)
+    for user, language in zip(players, ("pl", "ro"), strict=True):
+        user.language = language
+        user.save(update_fields=["language"])
+    match = tablekit.start_match("remik51", {}, players, secret=b"i18n browser test")
+    return {"match_id": match.pk, "pl": tablekit.seat_of(players, 0), "ro": tablekit.seat_of(players, 1)}
+
+
+CARD_NAMES_JS = """async (cards) => {
+  const module = document.querySelector('script[type="module"]');
+  const i18n = await import(new URL("i18n.js", module.src).href);
+  return Object.fromEntries(cards.map((card) => [card, i18n.cardName(card)]));
+}"""
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize("language", ["pl", "ro"])
+def test_the_table_in_the_players_language(
+    table: dict[str, Any], browser: Any, server_url: str, artifacts: Path, language: str, viewport: str
+) -> None:
+    expected = EXPECTED[language]
+    page = tablekit.open_page(browser, server_url, table["match_id"], table[language], **VIEWPORTS[viewport])
+
+    assert page.get_attribute("html", "lang") == language
+    assert page.locator(".site-nav").get_by_text(expected["nav"], exact=True).is_visible()
+    english, translated = expected["catalog"]
+    assert page.evaluate("(text) => window.gettext(text)", english) == translated
+    assert page.get_by_text(translated, exact=True).count() >= 1  # drawn by the live table
+    assert page.evaluate(CARD_NAMES_JS, list(expected["cards"])) == expected["cards"]
+    assert page.get_attribute("#language-choice option[selected]", "value") == language
+    if viewport == "phone":
+        assert tablekit.no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / f"i18n-{language}-{viewport}.png"), full_page=True)
+    assert tablekit.js_errors(page) == []
+
+
+def test_the_switcher_changes_the_language_with_one_choice(browser: Any, server_url: str) -> None:
+    context = browser.new_context(locale="en-US", **VIEWPORTS["phone"])
+    page = context.new_page()
+    page.goto(f"{server_url}/leaderboard/")
+    assert page.get_attribute("html", "lang") == "en"
+
+    with page.expect_navigation():
+        page.select_option("#language-choice", "ro")
+
+    assert page.url == f"{server_url}/leaderboard/"
+    assert page.get_attribute("html", "lang") == "ro"
+    assert page.get_by_role("heading", name="Clasament").is_visible()
+    page.goto(f"{server_url}/")
+    assert page.get_by_role("heading", name="Camere deschise").is_visible()
+    context.close()
