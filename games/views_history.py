@@ -25,8 +25,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine, ratings, selectors
 from games.engine.cli import move_text
+from games.engine.deal import seed_book
 from games.engine.record_check import round_steps, verify_record
 from games.engine.records import FORMAT as RECORD_FORMAT
+from games.engine.turn import choose_first
 from games.models import Match, MoveRecord, RatingChange, RatingStatus, Round, ScoreLine, Seat
 
 PAGE_SIZE = 20
@@ -176,6 +178,7 @@ def match_history_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "rating_status_label": RatingStatus(match.rating_status).label if match.rating_status else "",
         "match_over": match.status != Match.Status.PLAYING,
         "final_totals": list(match.state.get("totals", [])),
+        "round_finished": Round.objects.filter(match=match, revealed_seed__isnull=False).exists(),
     }
 
 
@@ -185,15 +188,17 @@ def match_history_context(request: HttpRequest, match: Match) -> dict[str, Any]:
 def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:
     """The match as a ``remi-record/1`` document plus its published rounds (docs/record.md).
 
-    ``with_secret`` is for the server's own replays and for a match that is over.
+    ``with_secret``: the match secret and every move (the server's own replays, and a match
+    that is over). Without it: the finished rounds only, their revealed seeds as a seed book in
+    place of the secret (``engine.deal.seed_book``), so nothing is in it that the table has not
+    shown everyone.
     """
     rules = match.room.rules()
     names = list(match.state.get("names", []))
-    moves = list(
-        MoveRecord.objects.filter(match=match).order_by("seq").values_list("seat", "move", "round_number")
-    )
     rounds = []
     for round_ in Round.objects.filter(match=match).order_by("number").prefetch_related("score_lines"):
+        if not with_secret and not round_.revealed_seed:
+            break
         lines = sorted(round_.score_lines.all(), key=lambda line: line.seat)
         rounds.append(
             {
@@ -204,14 +209,26 @@ def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:
                 "totals": [line.total for line in lines] if round_.revealed_seed else None,
             }
         )
+    moves = MoveRecord.objects.filter(match=match).order_by("seq")
+    if with_secret:
+        seed, first = match.secret_bytes.hex(), None
+    else:
+        moves = moves.filter(round_number__lte=len(rounds))
+        seed = seed_book(bytes.fromhex(entry["seed"]) for entry in rounds).hex()
+        # Who dealt round 1 (drawn from the secret's round 0, which stays secret): everyone saw it.
+        first = choose_first(rules, len(names), match.secret_bytes)
     document: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "variant": rules.name,
         "options": dict(rules.options),
         "players": names,
-        "seed": match.secret_bytes.hex() if with_secret else None,
-        "first": None,
-        "moves": [{"seat": seat, "move": move, "round": number} for seat, move, number in moves],
+        "seed": seed,
+        "first": first,
+        "partial": not with_secret,
+        "moves": [
+            {"seat": seat, "move": move, "round": number}
+            for seat, move, number in moves.values_list("seat", "move", "round_number")
+        ],
         "rounds": rounds,
         "match": {
             "site": "remi",
@@ -222,7 +239,9 @@ def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:
             "status": match.status,
             "started": match.started.isoformat(),
             "finished": match.finished.isoformat() if match.finished else None,
-            "totals": list(match.state.get("totals", [])),
+            "totals": list(match.state.get("totals", []))
+            if with_secret
+            else (rounds[-1]["totals"] if rounds else []),
             "winners": list(match.winners),
         },
     }
@@ -246,15 +265,17 @@ def _line_json(line: ScoreLine) -> dict[str, Any]:
 
 
 def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
-    """``/matches/<id>/record.json``: the game record, once the match is over."""
+    """``/matches/<id>/record.json``: the game record; while the match is played, of its finished
+    rounds (no secret: their revealed seeds), once one is over."""
     match = _visible_match(request, match_id)
-    if match.status == Match.Status.PLAYING:
+    over = match.status != Match.Status.PLAYING
+    if not over and not Round.objects.filter(match=match, revealed_seed__isnull=False).exists():
         return HttpResponse(
-            gettext("The game record is available once the match is over."),
+            gettext("The game record is available once a round is over."),
             status=403,
             content_type="text/plain; charset=utf-8",
         )
-    response = JsonResponse(match_record(match), json_dumps_params={"indent": 1})
+    response = JsonResponse(match_record(match, with_secret=over), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="remi-match-{match.pk}.json"'
     return response
 
@@ -456,7 +477,9 @@ def verify(request: HttpRequest) -> HttpResponse:
             match = _visible_match(request, int(request.GET["match"]))
         except ValueError:
             raise Http404("no such match") from None
-        report = None if match.status == Match.Status.PLAYING else verify_record(match_record(match))
+        over = match.status != Match.Status.PLAYING
+        if over or Round.objects.filter(match=match, revealed_seed__isnull=False).exists():
+            report = verify_record(match_record(match, with_secret=over))
     if report is not None:
         report = {
             **report,

@@ -784,7 +784,15 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     ]
     for result in state.results:
         lines += render_result(state, result)
-    lines += render_final(state)
+    if data.get("partial"):
+        # The finished rounds of a match still being played: the deal after them is no real one.
+        totals = ", ".join(f"{state.names[s]} {state.results[-1].totals[s]}" for s in range(state.players))
+        lines += [
+            f"Totals: {totals}" if state.results else "No round finished.",
+            f"The record holds the finished rounds of a match still being played ({len(state.results)}).",
+        ]
+    else:
+        lines += render_final(state)
     print(*lines, sep="\n", file=out)
     return EXIT_OK
 

@@ -36,8 +36,44 @@ def secret_bytes(seed: int | str | bytes) -> bytes:
 
 
 def deal_seed(secret: int | str | bytes, round_no: int) -> bytes:
-    """The seed of round ``round_no`` (round 0 chooses the first dealer): HMAC-SHA256."""
-    return hmac.new(secret_bytes(secret), f"remi-deal:{round_no}".encode(), hashlib.sha256).digest()
+    """The seed of round ``round_no`` (round 0 chooses the first dealer): HMAC-SHA256.
+
+    A :func:`seed_book` gives its own seeds instead (see there).
+    """
+    key = secret_bytes(secret)
+    if key.startswith(SEED_BOOK):
+        return _book_seed(key, round_no)
+    return hmac.new(key, f"remi-deal:{round_no}".encode(), hashlib.sha256).digest()
+
+
+#: The start of a :func:`seed_book`.
+SEED_BOOK = b"remi-seed-book/1\x00"
+
+
+def seed_book(seeds: Iterable[bytes]) -> bytes:
+    """A stand-in for a match secret: the revealed seeds of rounds 1, 2, ... (32 bytes each).
+
+    The record of a match still being played carries its finished rounds' seeds, never the
+    secret (records.py); replayed with this as the secret, each round is dealt from its revealed
+    seed. A round past the book is dealt from a seed nobody has seen (the SHA-256 of the book and
+    the round number), so a replay can end where the book ends.
+
+    >>> book = seed_book([deal_seed(b"s", 1), deal_seed(b"s", 2)])
+    >>> deal_seed(book, 2) == deal_seed(b"s", 2), deal_seed(book, 3) == deal_seed(b"s", 3)
+    (True, False)
+    """
+    items = list(seeds)
+    if any(len(seed) != 32 for seed in items):
+        raise ValueError("a round seed is 32 bytes")
+    return SEED_BOOK + b"".join(items)
+
+
+def _book_seed(book: bytes, round_no: int) -> bytes:
+    seeds = book[len(SEED_BOOK) :]
+    start = (round_no - 1) * 32
+    if round_no >= 1 and start + 32 <= len(seeds):
+        return seeds[start : start + 32]
+    return hashlib.sha256(book + f"remi-deal:{round_no}".encode()).digest()
 
 
 def sub_seed(seed: bytes, label: str) -> bytes:

@@ -260,5 +260,5 @@ def test_a_casual_match_page_has_no_rating_changes_and_no_record_while_played(al
 
     assert 'id="rating-changes"' not in html
     assert f'href="/matches/{match.pk}/record.json"' not in html
-    assert "can be downloaded once the match is over" in html
+    assert "can be downloaded once a round is over" in html
     assertNotContains(client_for(ala).get("/matches/all/"), "No matches yet.")

@@ -103,9 +103,12 @@ def test_no_seed_of_a_round_being_played_and_no_secret_reach_the_page(midway: Ma
     assert secret.hex() not in html
     # The stock is a count, never its cards.
     assert all(isinstance(frame["stock"], int) for frame in frames_of(html))
-    # Round 2 is not over: no replay of it yet, and no record of the match.
+    # Round 2 is not over: no replay of it yet, and it is not in the record of the finished rounds.
     assert client_for(ala).get(f"/matches/{midway.pk}/rounds/2/replay/").status_code == 404
-    assert client_for(ala).get(f"/matches/{midway.pk}/record.json").status_code == 403
+    record = client_for(ala).get(f"/matches/{midway.pk}/record.json").content.decode()
+    assert engine.deal_seed(secret, 2).hex() not in record
+    assert secret.hex() not in record
+    assert {item["round"] for item in json.loads(record)["moves"]} == {1}
 
 
 def test_once_the_match_is_over_every_hand_is_in_every_frame(ala: Any, bob: Any) -> None:
