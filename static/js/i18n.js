@@ -77,6 +77,16 @@ const SUIT_NAMES = {
   C: () => pt("suit", "clubs"),
 };
 
+const MELD_KINDS = {
+  set: () => pt("meld", "set"),
+  run: () => pt("meld", "run"),
+};
+
+/** A table meld's kind as the server names it ("set", "run") in the page's language. */
+export function meldKind(kind) {
+  return MELD_KINDS[kind] ? MELD_KINDS[kind]() : String(kind);
+}
+
 const CARD_RE = /^(?:([2-9TJQKA])([SHDC])|(JK))(?:#\d+)?(?:\(([2-9TJQKA])([SHDC])\))?$/;
 
 /** "7" -> "seven" / "siódemka" / "șapte"; "T" or "10" -> the ten. */
