@@ -16,8 +16,9 @@ export class MatchConnection {
    *   onFrame(frame) gets every parsed frame (state, error, ack);
    *   onStatus(status, detail) gets "connecting" | "live" | "reconnecting" | "closed".
    */
-  constructor(url, { onFrame, onStatus }) {
+  constructor(url, { onFrame, onStatus, onOpen = null }) {
     this.url = url;
+    this.onOpen = onOpen;
     this.onFrame = onFrame;
     this.onStatus = onStatus;
     this.socket = null;
@@ -54,6 +55,7 @@ export class MatchConnection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       if (socket !== this.socket) return;
+      if (this.onOpen) this.onOpen();
       // A command sent before the drop may or may not have been applied: send it again with
       // its id. Applied already: the server answers with an ack and a fresh frame.
       if (this.pending) socket.send(JSON.stringify(this.pending));
@@ -153,6 +155,13 @@ export class MatchConnection {
       if (this.isOpen) this.drop();
       this.watch(command);
     }, ANSWER_TIMEOUT_MS);
+  }
+
+  /** Send a control message that is not a move ("away", "back"); false if the socket is down. */
+  sendRaw(message) {
+    if (!this.isOpen) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   resync() {

@@ -5,7 +5,9 @@ export function h(tag, attrs = {}, ...children) {
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "class") el.className = value;
-    else if (name === "dataset") Object.assign(el.dataset, value);
+    else if (name === "dataset") {
+      for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) el.dataset[k] = v;
+    }
     else if (name.startsWith("on") && typeof value === "function") el.addEventListener(name.slice(2), value);
     else if (value === true) el.setAttribute(name, "");
     else el.setAttribute(name, String(value));

@@ -25,6 +25,8 @@ import {
   totalTitle,
   turnText,
 } from "./families.js";
+import { t, tn } from "./i18n.js";
+import { blocks } from "./rack.js";
 import { button, cardEl, formatSeconds, seatName } from "./widgets.js";
 
 export { cardEl, formatSeconds };
@@ -80,6 +82,7 @@ export function renderStatus(model, f) {
     h("span", { class: `turn-line${f.myTurn && !f.paused ? " mine" : ""}`, id: "turn-line" }, turn),
     h("span", { class: "round-line" }, `${roundWord(f.family)} ${view.round}`),
     h("span", { class: "timer", id: "turn-timer", "aria-label": "time left for this turn" }, timerText(model, f)),
+    seatStrip(model, f),
   ];
 }
 
@@ -91,7 +94,21 @@ export function timerText(model, f) {
   return `${formatSeconds(left)} left`;
 }
 
-export function renderBanner(model, f) {
+export function renderBanner(model, f, act) {
+  const { view } = f;
+  const rounds = view.scores.rounds;
+  const mine = f.seated ? seatInfo(model, view.seat) : null;
+  const away = mine && mine.state === "away" && !f.over && !model.returning
+    ? h("div", { class: "banner banner-away", id: "away-banner", role: "status" },
+        h("p", {}, h("strong", {}, t("You are away.")), " ",
+          mine.standin ? t("A bot is playing your turns until you come back.") : t("The table may play your turns for you.")),
+        button(t("I'm back"), act.back, { key: "back", cls: "primary", disabled: model.status !== "live" }))
+    : null;
+  const rest = bannerBody(model, f);
+  return away ? [away, rest] : rest;
+}
+
+function bannerBody(model, f) {
   const { view } = f;
   const rounds = view.scores.rounds;
   if (f.over) {
@@ -158,12 +175,69 @@ export function renderPlayers(model, f) {
           h("span", { class: "player-name" }, name, seat === view.seat ? " (you)" : ""),
           h("span", { class: "player-cards", title: "cards in hand" }, `${view.hand_sizes[seat]} cards`),
           playerBadges(f, seat),
+          seatStateEl(model, view, seat),
           h("span", { class: "player-total", title: totalTitle(f.family) }, String(view.scores.totals[seat])),
           toMove ? h("span", { class: "to-move-mark" }, "to move") : null,
         );
       }),
     ),
+    renderPrefs(model),
   ];
+}
+
+/** The seat's entry in the frame's `seats` list (absent from frames of an older server). */
+export function seatInfo(model, seat) {
+  const seats = Array.isArray(model.frame.seats) ? model.frame.seats : [];
+  return seats.find((s) => s && s.seat === seat) || null;
+}
+
+/** "connected", "offline", "away — bot playing for Ala", "bot". */
+export function seatStateText(model, view, seat) {
+  const info = seatInfo(model, seat);
+  if (!info) return "";
+  if (info.kind === "bot") return t("bot");
+  if (info.state === "away") {
+    return info.standin ? t("away — bot playing for %(name)s", { name: seatName(view, seat) }) : t("away");
+  }
+  if (info.state === "offline") return t("offline");
+  if (info.state === "connected") return t("connected");
+  return String(info.state || "");
+}
+
+function seatStateEl(model, view, seat) {
+  const info = seatInfo(model, seat);
+  if (!info) return null;
+  const state = info.kind === "bot" ? "bot" : info.state;
+  return h("span", { class: `seat-state state-${state}`, dataset: { state } },
+    seatStateText(model, view, seat),
+    info.timeouts ? h("span", { class: "timeouts" }, ` · ${t("missed turns: %(n)s", { n: info.timeouts })}`) : null);
+}
+
+/** One line per seat in the sticky status bar: name, cards in hand, state (always in view on a phone). */
+function seatStrip(model, f) {
+  const { view } = f;
+  return h("ol", { class: "seat-strip", id: "seat-strip", "aria-label": t("seats") },
+    view.names.map((name, seat) => {
+      const info = seatInfo(model, seat);
+      const state = info ? (info.kind === "bot" ? "bot" : info.state) : "";
+      const text = seatStateText(model, view, seat);
+      return h("li", { class: `strip-seat${seat === view.turn && !f.over ? " to-move" : ""}${state ? ` state-${state}` : ""}`,
+        dataset: { seat: String(seat), state } },
+        state ? h("span", { class: "dot", "aria-hidden": "true" }) : null,
+        h("span", { class: "strip-name" }, name),
+        " ",
+        h("span", { class: "strip-cards", "aria-label": t("%(n)s cards", { n: view.hand_sizes[seat] }) }, `🂠${view.hand_sizes[seat]}`),
+        text ? h("span", { class: "visually-hidden" }, `, ${text}`) : null);
+    }));
+}
+
+/** Large cards and the four-colour deck (kept in this browser). */
+function renderPrefs(model) {
+  const toggle = (name, label, on, act) =>
+    h("button", { type: "button", class: "tbtn small quiet pref", "aria-pressed": String(Boolean(on)), dataset: { key: `pref:${name}` }, onclick: act }, label);
+  return h("div", { class: "display-prefs", role: "group", "aria-label": t("Cards") },
+    toggle("large", t("Large cards"), model.prefs.large, () => model.setPref("large", !model.prefs.large)),
+    toggle("four", t("Four-colour deck"), model.prefs.four, () => model.setPref("four", !model.prefs.four)));
 }
 
 export function renderBoard(model, f, act) {
@@ -181,10 +255,11 @@ export function renderBoard(model, f, act) {
   let atuCard = null;
   if (view.atu) {
     const free = view.atu_taken_by === null;
-    const placed = usedKeys(model.draft).has(view.atu);
+    const placed = usedKeys(model.draft).has(view.atu) || Boolean(model.atuOnRack);
     atuCard = free && f.canBuild && !placed
       ? cardEl(view.atu, { key: `hand:${view.atu}`, pressed: model.selected.includes(view.atu), onclick: () => act.toggle(view.atu),
-          label: `atu, ${cardName(view.atu)}: select it for a new meld`, classes: "src-atu", disabled: !f.canAct })
+          label: `atu, ${cardName(view.atu)}: select it for a new meld`, classes: "src-atu", disabled: !f.canAct,
+          drag: model.atuOnRack ? null : `atu:${view.atu}` })
       : cardEl(view.atu, { classes: placed ? "placed" : "" });
   }
   const atu = view.atu
@@ -214,10 +289,19 @@ export function renderBoard(model, f, act) {
   }
   const pileNote = !row && view.discard.length > 1 ? h("p", { class: "aside" }, `${view.discard.length} cards in the pile`) : null;
 
+  const discardable = new Set((f.you ? f.you.discards : []).map(faceOf));
+  const one = model.selected.length === 1 && view.hand && view.hand.includes(model.selected[0]) ? model.selected[0] : null;
+  const canDrop = f.turnOpen && f.moves.includes("discard");
+  const here = canDrop && one !== null && discardable.has(faceOf(one))
+    ? button(t("Discard %(card)s here", { card: cardShort(one) }), () => act.discard("discard"),
+        { key: "discard-here", cls: "small discard-here", disabled: !f.canAct, ariaLabel: t("Discard %(card)s", { card: cardName(one) }) })
+    : null;
   return [
     h("h2", { class: "visually-hidden" }, "Table"),
     h("div", { class: "stock-row" }, stock, atu,
-      h("div", { class: "discard-box" }, h("span", { class: "label" }, row ? "Discard row" : f.family === "gin" ? "Face-up pile" : "Discard pile"), pile, pileNote)),
+      h("div", { class: `discard-box${canDrop ? " drop-zone" : ""}`, id: "discard-box", dataset: canDrop ? { drop: "discard" } : {} },
+        h("span", { class: "label" }, row ? "Discard row" : f.family === "gin" ? "Face-up pile" : "Discard pile"), pile, pileNote, here,
+        errorHere(model, f, "discard"))),
     boardInfo(model, f),
     renderMelds(model, f, act),
   ];
@@ -243,16 +327,46 @@ function renderMelds(model, f, act) {
                   ariaLabel: `put the selected card in place of the joker in meld ${meld.id}` })
               : null)
         : null;
+      const cards = meld.cards.map((c) => cardEl(c, {
+        consumed: consumed.has(parseCard(c)?.id),
+        note: consumed.has(parseCard(c)?.id) ? "used" : null,
+        // Buy back a joker by dropping the card it stands for on it (RMI-UI-12).
+        drop: f.canBuild && parseCard(c)?.joker ? `joker:${meld.id}` : null,
+      }));
+      const target = f.canBuild && selected.length
+        ? h("button", { type: "button", class: "meld-cards meld-target", dataset: { key: `meld-target:${meld.id}` }, disabled: !f.canAct,
+            "aria-label": t("add the selected cards to meld %(id)s (%(label)s)", { id: meld.id, label }), onclick: () => act.layoff(meld.id) }, cards)
+        : h("span", { class: "meld-cards" }, cards);
       return h(
         "li",
-        { class: "table-meld", dataset: { meld: String(meld.id) } },
+        { class: `table-meld${f.canBuild ? " drop-zone" : ""}`, dataset: { meld: String(meld.id), drop: f.canBuild ? `meld:${meld.id}` : null } },
         h("span", { class: "meld-label" }, label),
-        h("span", { class: "meld-cards" },
-          meld.cards.map((c) => cardEl(c, { consumed: consumed.has(parseCard(c)?.id), note: consumed.has(parseCard(c)?.id) ? "used" : null }))),
+        target,
         tools,
+        errorHere(model, f, `meld:${meld.id}`),
       );
     }),
   );
+}
+
+/**
+ * The cards the rack holds now: the hand, and while a move is being built the cards it brings in
+ * (a take's cards, jokers freed by an exchange; the atu once the player put it on the rack).
+ * Cards placed in the draft are off the rack. Items are {key, wire, source}.
+ */
+export function rackItems(model, f) {
+  const { view } = f;
+  if (!f.seated) return [];
+  const handOrder = model.handOrder();
+  const building = f.canBuild || !isEmpty(model.draft);
+  const items = building ? draftPool(model.draft, view, handOrder) : handOrder.map((id) => ({ key: id, wire: id, source: "hand" }));
+  // The atu stays beside the stock until the player drags (or taps) it onto the rack (RMI-UI-11).
+  return items.filter((item) => item.source !== "atu" || model.atuOnRack);
+}
+
+/** What a rack key is as a card ("freed:0" is the joker an exchange frees). */
+export function keyText(key) {
+  return key.startsWith("freed:") ? "JK" : key;
 }
 
 export function renderMine(model, f, act) {
@@ -260,38 +374,117 @@ export function renderMine(model, f, act) {
     return [h("p", { class: "notice spectator-note" }, "You are watching: nobody’s hand is shown.")];
   }
   const { view, you } = f;
-  const handOrder = model.handOrder();
-  const building = f.canBuild || !isEmpty(model.draft);
-  const items = building ? draftPool(model.draft, view, handOrder) : handOrder.map((id) => ({ key: id, wire: id, source: "hand" }));
-  const shown = items.filter((item) => item.source !== "atu"); // the atu stays beside the stock
-  const selected = new Set(model.selected);
-  const fresh = new Set(model.fresh);
-  const taken = takenCard(f);
-
-  const hand = h(
-    "ul",
-    { class: "hand", id: "hand", "aria-label": "your hand" },
-    shown.map((item) => {
-      const note = { picked: "taken", along: "comes along", freed: "from table", atu: "atu" }[item.source]
-        || (taken && item.key === taken ? "taken" : fresh.has(item.key) ? "new" : null);
-      const text = item.source === "freed" ? "JK" : item.key;
-      const label = `${cardName(text)}${item.source === "freed" ? " freed by the exchange" : ""}${note && item.source !== "freed" ? ` (${note})` : ""}`;
-      return h("li", {},
-        cardEl(text, { key: `hand:${item.key}`, pressed: selected.has(item.key), label, note, classes: `in-hand src-${item.source}`,
-          onclick: () => act.toggle(item.key) }));
-    }),
-  );
-
   return [
     h("div", { class: "mine-head" },
       h("h2", { id: "hand-title" }, `Your hand (${view.hand.length})`),
-      button(`Sort by ${model.sortMode === "suit" ? "rank" : "suit"}`, act.toggleSort, { key: "sort", cls: "small quiet" })),
+      h("span", { class: "sort-buttons", role: "group", "aria-label": t("Sort the rack") },
+        button(t("Sort: runs"), () => act.sortRack("runs"), { key: "sort-runs", cls: "small quiet", ariaLabel: t("Sort the rack by runs") }),
+        button(t("Sort: sets"), () => act.sortRack("sets"), { key: "sort-sets", cls: "small quiet", ariaLabel: t("Sort the rack by sets") }))),
     you && you.opening ? renderOpening(model, f, act) : null,
     mineInfo(model, f),
     renderDraft(model, f, act),
-    hand,
+    renderLayAll(model, f, act),
+    renderRack(model, f, act),
     renderControls(model, f, act),
   ];
+}
+
+const SOURCE_NOTE = { picked: "taken", along: "comes along", freed: "from table", atu: "atu" };
+
+function renderRack(model, f, act) {
+  const items = new Map(rackItems(model, f).map((item) => [item.key, item]));
+  const slots = model.rack.slots;
+  const selected = new Set(model.selected);
+  const fresh = new Set(model.fresh);
+  const taken = takenCard(f);
+  const answers = model.rackCheck ? model.rackCheck.data.groups : [];
+  const found = new Map(); // slot index -> {length, answer}
+  blocks(slots).forEach((block, index) => {
+    const answer = model.rackCheck && model.rackCheck.sig === model.rackSig ? answers[index] : null;
+    found.set(block.start, { length: block.keys.length, answer });
+  });
+  const inMeld = new Set();
+  for (const [start, block] of found) {
+    if (block.answer && block.answer.meld) for (let i = start; i < start + block.length; i += 1) inMeld.add(i);
+  }
+  const one = model.selected.length === 1 ? model.selected[0] : null;
+  return h(
+    "ol",
+    { class: "hand rack", id: "hand", "aria-label": t("your rack"), "aria-describedby": "rack-help" },
+    slots.map((key, index) => {
+      const block = found.get(index);
+      const value = block && block.answer && block.answer.meld
+        ? h("span", { class: "block-value", style: `--span: ${block.length}`, role: "note",
+            "aria-label": t("meld worth %(points)s points", { points: block.answer.points }) },
+            `${block.answer.points}`)
+        : null;
+      const item = key !== null ? items.get(key) : null;
+      if (!item) {
+        // An empty slot: tap it to put the selected card there, or drop a card on it.
+        return h("li", { class: `slot empty${one ? " can-take" : ""}`, dataset: { slot: String(index), drop: `slot:${index}` },
+          onclick: one ? () => act.toSlot(index) : null, title: one ? t("Put the selected card here") : null });
+      }
+      const note = SOURCE_NOTE[item.source] || (taken && item.key === taken ? "taken" : fresh.has(item.key) ? "new" : null);
+      const text = keyText(item.key);
+      const label = `${cardName(text)}${item.source === "freed" ? " freed by the exchange" : ""}${note && item.source !== "freed" ? ` (${note})` : ""}`;
+      return h("li", { class: `slot${inMeld.has(index) ? " in-meld" : ""}`, dataset: { slot: String(index), drop: `slot:${index}` } },
+        value,
+        cardEl(text, { key: `hand:${item.key}`, pressed: selected.has(item.key), label, note, classes: `in-hand src-${item.source}`,
+          drag: `rack:${item.key}`, onclick: () => act.toggle(item.key) }));
+    }),
+  );
+}
+
+const LAY_REASON = {
+  nothing_to_lay: () => t("Put three or more cards side by side, with an empty slot on each side, to make a meld."),
+  opening_too_low: (f, lay) => t("Opening below the minimum: %(points)s of %(need)s points.",
+    { points: lay.points, need: f.you && f.you.opening ? f.you.opening.required_points : "?" }),
+  opening_needs_run: (f) => (f.you && f.you.opening && f.you.opening.required_run === "pure"
+    ? t("The opening needs a pure run (no joker).") : t("The opening needs a run.")),
+  first_turn: () => t("Nobody lays down on their first turn."),
+  not_your_turn: () => t("Not your turn."),
+  wrong_phase: (f) => (f.view.phase === "draw" ? t("Draw first.") : t("Not now.")),
+  must_keep_discard: () => t("Keep one card to discard."),
+  taken_card_not_melded: () => t("The card you take must go into a meld laid now."),
+  not_opened: () => t("You have not opened yet."),
+};
+
+/** The button above the rack: lay down every meld found at once, or why not (RMI-UI-6/7). */
+function renderLayAll(model, f, act) {
+  if (f.family !== "cycle" || f.over) return null;
+  // While a new answer is on its way the last one stays (greyed), so nothing jumps under a finger.
+  const current = Boolean(model.rackCheck && model.rackCheck.sig === model.rackSig);
+  const check = model.rackCheck ? model.rackCheck.data : null;
+  const lay = check ? check.lay_down : null;
+  const ready = Boolean(current && lay && lay.possible);
+  const label = lay && lay.melds
+    ? tn("Lay down all (%(n)s meld, %(points)s points)", "Lay down all (%(n)s melds, %(points)s points)", lay.melds, { points: lay.points })
+    : t("Lay down all");
+  let reason = "";
+  if (!check) reason = model.rackCheckError ? t("Cannot check the rack right now.") : t("Checking the rack…");
+  else if (!lay.possible) reason = LAY_REASON[lay.code] ? LAY_REASON[lay.code](f, lay) : lay.message;
+  return h("div", { class: `lay-all${current ? "" : " stale"}`, id: "lay-all" },
+    button(label, act.layAll, { key: "lay-all", cls: ready ? "primary" : "", disabled: !ready || !f.canAct,
+      ariaLabel: label }),
+    h("p", { class: "lay-reason", id: "lay-reason", dataset: { code: current && lay && !lay.possible ? lay.code : "" } }, reason),
+    errorHere(model, f, "lay-all"),
+    h("p", { class: "visually-hidden", id: "rack-help" },
+      t("Drag a card to a slot, or select it and tap an empty slot. Shift and the arrow keys move the focused card.")));
+}
+
+/** Where the last refusal is shown: next to what caused it (a table meld, the discard box, the lay-down button), else under the controls. */
+export function errorPlace(model, f) {
+  const at = model.errorAt || "controls";
+  if (at.startsWith("meld:") && !f.view.melds.some((m) => `meld:${m.id}` === at)) return "controls";
+  if (at === "lay-all" && (f.family !== "cycle" || !f.seated || f.over)) return "controls";
+  return at;
+}
+
+/** The error box (#move-error) if the error belongs at `where`. */
+export function errorHere(model, f, where) {
+  if (errorPlace(model, f) !== where) return null;
+  return h("div", { class: "error", id: "move-error", role: "alert", dataset: { at: where } },
+    model.error ? [h("strong", {}, t(model.error.message)), " ", h("code", {}, model.error.code)] : null);
 }
 
 function renderOpening(model, f, act) {
@@ -427,8 +620,7 @@ function renderControls(model, f, act) {
     { class: "controls", id: "controls" },
     h("div", { class: "buttons" }, controls),
     h("p", { class: "hint", id: "hint" }, hintText(model, f, step)),
-    h("div", { class: "error", id: "move-error", role: "alert" },
-      model.error ? [h("strong", {}, model.error.message), " ", h("code", {}, model.error.code)] : null),
+    errorHere(model, f, "controls"),
   );
 }
 

@@ -7,11 +7,15 @@ import { compareKeys, sortKey } from "./cards.js";
 import { MatchConnection, newCommandId } from "./connection.js";
 import { h, patch } from "./dom.js";
 import * as Draft from "./draft.js";
+import { installDrag } from "./drag.js";
+import * as Rack from "./rack.js";
 import {
   describeEvents,
   facts,
   formatSeconds,
   renderBanner,
+  keyText,
+  rackItems,
   renderBoard,
   renderMine,
   renderPlayers,
@@ -22,6 +26,18 @@ import {
 
 const root = document.getElementById("table-app");
 const initial = JSON.parse(document.getElementById("initial-frame").textContent);
+const matchId = document.getElementById("match")?.dataset.matchId || "0";
+const seatNo = initial.view.seat;
+const rackKey = Rack.storageKey(matchId, seatNo === null || seatNo === undefined ? "watch" : seatNo);
+const awayKey = `remi.away.${matchId}`;
+
+function readPref(name) {
+  try {
+    return localStorage.getItem(`remi.cards.${name}`) === "1";
+  } catch {
+    return false;
+  }
+}
 
 const model = {
   frame: initial,
@@ -36,6 +52,24 @@ const model = {
   fresh: [], // cards that just arrived in the hand (highlighted)
   lastEvents: "",
   lastDeal: null, // the newest round_over event seen (its melds and hands, for the end-of-deal summary)
+  errorAt: null, // where the last refusal is shown: "discard", "meld:<id>", "lay-all", or the controls
+  pendingAt: null, // where the command waiting for its answer came from
+  rack: { slots: Rack.load(rackKey) }, // the order of the cards on the rack (rack.js)
+  rackSig: "", // the blocks and move the rack check was asked about
+  rackCheck: null, // {sig, data}: the server's answer (games/views_rack.py)
+  rackCheckError: false,
+  atuOnRack: false, // the player put the atu on the rack (RMI-UI-11)
+  returning: false, // this tab marked the seat away when it left; it takes it back on its own
+  prefs: { large: readPref("large"), four: readPref("four") },
+  setPref(name, on) {
+    this.prefs = { ...this.prefs, [name]: on };
+    try {
+      localStorage.setItem(`remi.cards.${name}`, on ? "1" : "0");
+    } catch {
+      // the choice lasts for this page only
+    }
+    render();
+  },
   now: () => Date.now(),
   handOrder() {
     const hand = this.frame.view.hand || [];
@@ -68,14 +102,23 @@ document.getElementById("match")?.classList.add("live");
 
 let focusFallback = null;
 
+function syncRack(f) {
+  const keys = rackItems(model, f).map((item) => item.key);
+  const before = JSON.stringify(model.rack.slots);
+  model.rack.slots = Rack.reconcile(model.rack.slots, keys);
+  if (JSON.stringify(model.rack.slots) !== before && f.seated) Rack.save(rackKey, model.rack.slots);
+}
+
 function render() {
   const f = facts(model);
+  syncRack(f);
+  model.rackSig = rackQuery(f).sig;
   const active = document.activeElement;
   const key = active && root.contains(active) ? active.dataset.key : null;
   // Sections the reader opened stay open when the regions are rebuilt.
   const opened = new Set([...root.querySelectorAll("details[data-keep][open]")].map((el) => el.dataset.keep));
   patch(regions.status, renderStatus(model, f));
-  patch(regions.banner, renderBanner(model, f));
+  patch(regions.banner, renderBanner(model, f, actions));
   patch(regions.events, model.lastEvents);
   patch(regions.board, renderBoard(model, f, actions));
   patch(regions.mine, renderMine(model, f, actions));
@@ -85,6 +128,12 @@ function render() {
   root.dataset.version = String(model.frame.version);
   root.dataset.status = model.status;
   root.dataset.pending = model.pending ? "true" : "false";
+  const table = document.getElementById("tbl");
+  table.classList.toggle("cards-large", model.prefs.large);
+  table.classList.toggle("deck-four", model.prefs.four);
+  scheduleRackCheck(f);
+  const query = rackQuery(f);
+  root.dataset.rack = !query.query ? "off" : model.rackCheck && model.rackCheck.sig === query.sig ? "checked" : "checking";
   // Keep keyboard focus where it was; if that control is gone or disabled, go to a sensible one.
   if (key) {
     const again = findKey(key) || (focusFallback && findKey(focusFallback)) || firstEnabled();
@@ -122,6 +171,43 @@ setInterval(() => {
   if (pause && f.paused) pause.textContent = formatSeconds((f.clock.resume_at - f.now) / 1000);
 }, 250);
 
+// --- the rack's question to the server (games/views_rack.py) -------------------------------------
+
+function rackQuery(f) {
+  if (!f.seated || f.over || model.status === "anonymous") return { sig: "", query: null };
+  const groups = Rack.blocks(model.rack.slots).map((block) => block.keys.map(keyText));
+  const move = Draft.isEmpty(model.draft) ? { kind: "play" } : Draft.toMove(model.draft);
+  const query = { groups, move };
+  return { sig: `${model.frame.version}|${JSON.stringify(query)}`, query };
+}
+
+let checkTimer = null;
+let asked = "";
+
+function scheduleRackCheck(f) {
+  const { sig, query } = rackQuery(f);
+  if (!query || sig === asked || (model.rackCheck && model.rackCheck.sig === sig)) return;
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(() => {
+    asked = sig;
+    fetch(`/matches/${matchId}/rack/?q=${encodeURIComponent(JSON.stringify(query))}`, {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    })
+      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(String(response.status)))))
+      .then((data) => {
+        model.rackCheckError = false;
+        model.rackCheck = { sig, data };
+        render();
+      })
+      .catch(() => {
+        model.rackCheckError = true;
+        asked = "";
+        if (sig === model.rackSig) render();
+      });
+  }, 120);
+}
+
 // --- frames -----------------------------------------------------------------------------------
 
 function applyState(frame) {
@@ -138,6 +224,9 @@ function applyState(frame) {
   // An error stays next to the controls while it is still this seat's turn (a stale-version
   // refusal is followed by a newer frame); it goes once the turn has passed.
   if (!frame.view.you || !frame.view.you.my_turn) model.error = null;
+  if (!model.pending) model.pendingAt = null;
+  const atu = frame.view.atu;
+  if (!atu || frame.view.atu_taken_by !== null) model.atuOnRack = false;
   const over = (frame.events || []).filter((e) => e.kind === "round_over");
   if (over.length) model.lastDeal = over[over.length - 1];
   const said = describeEvents(frame.view, frame.events);
@@ -150,11 +239,16 @@ function onFrame(frame) {
     if (frame.version <= model.frame.version && frame.clock && !sameClock(frame.clock, model.frame.clock)) {
       model.frame = { ...model.frame, clock: frame.clock }; // same game, newer timer
     }
+    if (frame.version === model.frame.version && Array.isArray(frame.seats)) {
+      model.frame = { ...model.frame, seats: frame.seats }; // same game, a seat came or went
+    }
     applyState(frame);
+    comeBackAfterReload();
   } else if (frame.type === "error" && frame.code !== "rate_limited") {
     // Nothing was applied: keep the move being built so it can be corrected. (A rate-limited
     // command was not read; the connection sends it again by itself.)
     model.error = { code: frame.code, message: frame.message };
+    model.errorAt = model.pendingAt;
   }
   model.pending = connection ? connection.pending : null;
   render();
@@ -172,14 +266,23 @@ function onStatus(status, detail) {
 
 // --- commands -------------------------------------------------------------------------------------
 
-function send(move) {
+function send(move, at = "controls") {
   if (!connection || model.pending) return;
   const command = { type: "move", id: newCommandId(), version: model.frame.version, move };
   if (connection.sendCommand(command)) {
     model.pending = command;
+    model.pendingAt = at;
     model.error = null;
+    model.errorAt = null;
     render();
   }
+}
+
+/** Where a refusal of the draft goes: next to the one table meld it adds to, else `fallback`. */
+function anchorFor(draft, fallback) {
+  const melds = new Set([...draft.layoffs.map((lo) => lo.meld), ...draft.exchanges.map((ex) => ex.meld)]);
+  if (!draft.melds.length && melds.size === 1) return `meld:${[...melds][0]}`;
+  return fallback;
 }
 
 function selectionKeys() {
@@ -202,6 +305,45 @@ const actions = {
     model.sortMode = model.sortMode === "suit" ? "rank" : "suit";
     localStorage.setItem("remi.sort", model.sortMode);
     render();
+  },
+  sortRack(mode) {
+    const keys = model.rack.slots.filter((k) => k !== null);
+    model.rack.slots = Rack.arrange(keys, mode, keyText);
+    Rack.save(rackKey, model.rack.slots);
+    render();
+  },
+  /** Put `key` (a rack card, or the atu) in slot `index`: moved, or inserted (RMI-UI-2/3). */
+  place(key, index) {
+    const view = model.frame.view;
+    if (view.atu && key === view.atu && !model.rack.slots.includes(key)) {
+      model.atuOnRack = true;
+      model.rack.slots = Rack.reconcile(model.rack.slots, [...model.rack.slots.filter((k) => k !== null), key]);
+    }
+    if (!model.rack.slots.includes(key)) return;
+    model.rack.slots = Rack.moveTo(model.rack.slots, key, index);
+    Rack.save(rackKey, model.rack.slots);
+    model.selected = [];
+    render();
+  },
+  toSlot(index) {
+    if (model.selected.length !== 1) return;
+    actions.place(model.selected[0], index);
+  },
+  nudge(key, step) {
+    model.rack.slots = Rack.nudge(model.rack.slots, key, step);
+    Rack.save(rackKey, model.rack.slots);
+    focusFallback = `hand:${key}`;
+    render();
+  },
+  layAll() {
+    const check = model.rackCheck && model.rackCheck.sig === model.rackSig ? model.rackCheck.data : null;
+    if (!check || !check.lay_down.possible) return;
+    const melds = (check.lay_down.move.melds || []).length;
+    send(check.lay_down.move, melds ? "lay-all" : anchorFor(model.draft, "lay-all"));
+  },
+  back() {
+    if (connection) connection.sendRaw({ type: "back" });
+    forgetAway();
   },
   draw() {
     send({ kind: "draw" });
@@ -291,6 +433,7 @@ const actions = {
     render();
   },
   clear() {
+    model.atuOnRack = false;
     model.draft = Draft.emptyDraft();
     model.selected = [];
     model.error = null;
@@ -299,11 +442,11 @@ const actions = {
   submit() {
     const { draft } = model;
     if (!Draft.hasPlay(draft)) return; // a take carries the play that uses the taken card
-    send(Draft.toMove(draft));
+    send(Draft.toMove(draft), anchorFor(draft, "controls"));
   },
-  discard() {
+  discard(at) {
     if (model.selected.length !== 1) return;
-    send({ kind: "discard", card: model.selected[0] });
+    send({ kind: "discard", card: model.selected[0] }, typeof at === "string" ? at : "controls");
   },
 };
 
@@ -312,9 +455,15 @@ root.addEventListener("keydown", (event) => {
   const target = event.target;
   if (!(target instanceof HTMLElement) || !target.closest("#hand")) return;
   if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
-  const cards = [...root.querySelectorAll("#hand button")];
+  const cards = [...root.querySelectorAll("#hand button.card")];
   const at = cards.indexOf(target);
   if (at < 0) return;
+  if (event.shiftKey && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+    const key = (target.dataset.key || "").replace(/^hand:/, "");
+    actions.nudge(key, event.key === "ArrowLeft" ? -1 : 1);
+    event.preventDefault();
+    return;
+  }
   let next = at;
   if (event.key === "ArrowLeft") next = Math.max(0, at - 1);
   if (event.key === "ArrowRight") next = Math.min(cards.length - 1, at + 1);
@@ -329,8 +478,111 @@ root.addEventListener("keydown", (event) => {
 let connection = null;
 if (model.status !== "anonymous") {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  connection = new MatchConnection(`${scheme}://${location.host}${root.dataset.wsPath}`, { onFrame, onStatus });
+  connection = new MatchConnection(`${scheme}://${location.host}${root.dataset.wsPath}`, {
+    onFrame,
+    onStatus,
+    onOpen: () => comeBackOnOpen(),
+  });
 }
+// Drag and drop (drag.js): rack cards onto slots, the discard box and table melds; the atu onto the rack.
+installDrag(root, {
+  accepts(payload, target) {
+    const f = facts(model);
+    const [kind, key] = splitOnce(payload);
+    if (target.startsWith("slot:")) return kind === "rack" || (kind === "atu" && f.canBuild);
+    if (kind !== "rack") return false;
+    if (target === "discard") return f.canAct && f.moves.includes("discard") && (model.frame.view.hand || []).includes(key);
+    return f.canBuild && f.canAct; // a table meld or its joker
+  },
+  drop(payload, target) {
+    const [, key] = splitOnce(payload);
+    if (target.startsWith("slot:")) {
+      actions.place(key, Number(target.slice(5)));
+    } else if (target === "discard") {
+      model.selected = [key];
+      actions.discard("discard");
+    } else if (target.startsWith("meld:")) {
+      model.selected = [key];
+      actions.layoff(Number(target.slice(5)), target);
+    } else if (target.startsWith("joker:")) {
+      model.selected = [key];
+      actions.exchange(Number(target.slice(6)));
+    }
+  },
+});
+
+function splitOnce(payload) {
+  const at = payload.indexOf(":");
+  return at < 0 ? [payload, ""] : [payload.slice(0, at), payload.slice(at + 1)];
+}
+
+// Leaving the page (the back arrow, a link, closing the tab) marks the seat away (RMI-NET-4), best
+// effort. A reload is not leaving: the page says "back" first thing on its new socket, so the seat
+// is the player's again before a stand-in could move (and a frame still showing it away after
+// that is answered the same way).
+const AWAY_FRESH_MS = 60000;
+
+function markedAway() {
+  try {
+    const at = Number(sessionStorage.getItem(awayKey) || 0);
+    return at > 0 && Date.now() - at < AWAY_FRESH_MS;
+  } catch {
+    return false;
+  }
+}
+
+function forgetAway() {
+  try {
+    sessionStorage.removeItem(awayKey);
+  } catch {
+    // nothing kept
+  }
+}
+
+function comeBackOnOpen() {
+  if (model.returning && connection) connection.sendRaw({ type: "back" });
+}
+
+// Until a frame shows the seat connected again (at most a few seconds), a frame showing it away
+// is answered with "back" again, and the away banner waits.
+const RETURN_WINDOW_MS = 5000;
+
+function comeBackAfterReload() {
+  const seats = model.frame.seats;
+  if (!Array.isArray(seats) || seatNo === null || seatNo === undefined || !model.returning) return;
+  const mine = seats.find((s) => s && s.seat === seatNo);
+  if (mine && mine.state === "away" && connection) connection.sendRaw({ type: "back" });
+  else if (mine && mine.state === "connected") model.returning = false; // back in the seat
+}
+
+model.returning = markedAway();
+forgetAway();
+if (model.returning) {
+  setTimeout(() => {
+    model.returning = false;
+    render();
+  }, RETURN_WINDOW_MS);
+}
+
+let navigatingTo = null; // the Navigation API's type of the navigation leaving this page
+if (window.navigation && typeof window.navigation.addEventListener === "function") {
+  window.navigation.addEventListener("navigate", (event) => {
+    navigatingTo = event.navigationType;
+  });
+}
+
+window.addEventListener("pagehide", () => {
+  if (!connection || seatNo === null || seatNo === undefined || facts(model).over) return;
+  if (navigatingTo === "reload") return;
+  if (connection.sendRaw({ type: "away" })) {
+    try {
+      sessionStorage.setItem(awayKey, String(Date.now()));
+    } catch {
+      // nothing kept: the player presses "I'm back"
+    }
+  }
+});
+
 render();
 if (connection) connection.start();
 

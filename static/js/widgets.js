@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 
 /** A card. Interactive when `onclick` is given (a button), otherwise an image with a name. */
 export function cardEl(text, options = {}) {
-  const { onclick, key, pressed, note, classes = "", label, disabled } = options;
+  const { onclick, key, pressed, note, classes = "", label, disabled, drag, drop } = options;
   const face = cardFace(text);
   const card = parseCard(text);
   const name = label || cardName(text);
@@ -13,6 +13,7 @@ export function cardEl(text, options = {}) {
     "card",
     face.red ? "red" : "black",
     face.joker ? "joker" : "",
+    card && !card.joker ? `suit-${card.suit}` : "",
     options.consumed ? "consumed" : "",
     classes,
   ]
@@ -28,6 +29,8 @@ export function cardEl(text, options = {}) {
     note ? h("span", { class: "card-note", "aria-hidden": "true" }, note) : null,
   ];
   const data = { card: card ? card.text : text };
+  if (drag) data.drag = drag;
+  if (drop) data.drop = drop;
   if (onclick) {
     return h(
       "button",

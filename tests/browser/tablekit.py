@@ -142,3 +142,45 @@ def rack_answer(
     client.cookies[settings.SESSION_COOKIE_NAME] = cookie_value
     query = json.dumps({"groups": groups, **({"move": move} if move else {})})
     return client.get(f"/matches/{match_id}/rack/", {"q": query})
+
+
+def drag(page: Any, source: Any, target: Any) -> None:
+    """Drag ``source`` onto ``target`` (locators) with the mouse, in small steps (Pointer Events)."""
+    # The page rebuilds its regions on every frame and answer: wait until the rack's answer is in
+    # (nothing moves after that), and read a box again if it came from an element just replaced.
+    rack_settled(page)
+    for _ in range(20):
+        target.scroll_into_view_if_needed()
+        source.scroll_into_view_if_needed()
+        start = source.bounding_box()
+        end = target.bounding_box()
+        if start and end:
+            break
+        page.wait_for_timeout(50)
+    assert start, "the card to drag is not on screen"
+    assert end, "the drop target is not on screen"
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(start["x"] + start["width"] / 2 + 8, start["y"] + start["height"] / 2 + 8, steps=2)
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=6)
+    page.mouse.up()
+
+
+def rack_settled(page: Any) -> None:
+    """Wait until the server has answered about the rack as it is now (``data-rack="checked"``)."""
+    if page.locator("#hand.rack").count():
+        page.wait_for_selector('#table-app:is([data-rack="checked"], [data-rack="off"])', timeout=10000)
+
+
+def rack_slots(page: Any) -> list[str | None]:
+    """The rack as the page holds it: a card id or None per slot."""
+    return list(page.evaluate("window.remiTable.model.rack.slots"))
+
+
+def free_run(slots: list[str | None], length: int) -> int:
+    """The first slot index where ``length`` empty slots follow an empty slot (a place for a new block)."""
+    padded = [*slots, *([None] * (length + 2))]
+    for start in range(1, len(padded)):
+        if all(padded[i] is None for i in range(start - 1, start + length + 1)):
+            return start
+    raise AssertionError("no room on the rack")

@@ -1,0 +1,98 @@
+// Drag and drop with Pointer Events, for mouse, pen and touch alike (no library: a pointer is
+// captured on press, a floating copy follows it, and the drop target is the element under it).
+//
+// Sources carry `data-drag="<payload>"`, targets `data-drop="<name>"`. A press that moves less
+// than THRESHOLD pixels stays a click (tap a card, then a slot: RMI-UI-4); after a real drag the
+// click that the browser sends afterwards is swallowed. Sources get `touch-action: none` in CSS
+// so that a finger drags the card instead of scrolling the page.
+
+const THRESHOLD = 6;
+
+/**
+ * @param {HTMLElement} root where sources and targets live
+ * @param {{drop: (payload: string, target: string, el: HTMLElement) => void,
+ *          accepts?: (payload: string, target: string) => boolean}} handlers
+ */
+export function installDrag(root, { drop, accepts = () => true }) {
+  let press = null; // {id, x, y, el, payload, ghost, over}
+  let swallowClick = false;
+
+  const targetAt = (x, y) => {
+    const el = document.elementFromPoint(x, y);
+    const target = el && el.closest("[data-drop]");
+    return target && root.contains(target) ? target : null;
+  };
+
+  const mark = (target) => {
+    if (press.over === target) return;
+    if (press.over) press.over.classList.remove("drop-over");
+    press.over = target && accepts(press.payload, target.dataset.drop) ? target : null;
+    if (press.over) press.over.classList.add("drop-over");
+  };
+
+  const cleanup = () => {
+    if (!press) return;
+    if (press.ghost) press.ghost.remove();
+    if (press.over) press.over.classList.remove("drop-over");
+    press.el.classList.remove("dragging");
+    document.body.classList.remove("dragging-card");
+    press = null;
+  };
+
+  root.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || press) return;
+    const el = event.target instanceof Element ? event.target.closest("[data-drag]") : null;
+    if (!el || el.disabled || !root.contains(el)) return;
+    press = { id: event.pointerId, x: event.clientX, y: event.clientY, el, payload: el.dataset.drag, ghost: null, over: null };
+  });
+
+  window.addEventListener("pointermove", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    if (!press.ghost) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < THRESHOLD) return;
+      const box = press.el.getBoundingClientRect();
+      const ghost = press.el.cloneNode(true);
+      ghost.removeAttribute("id");
+      ghost.classList.add("drag-ghost");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.style.width = `${box.width}px`;
+      ghost.style.height = `${box.height}px`;
+      press.dx = press.x - box.left;
+      press.dy = press.y - box.top;
+      document.body.append(ghost);
+      press.ghost = ghost;
+      press.el.classList.add("dragging");
+      document.body.classList.add("dragging-card");
+    }
+    press.ghost.style.transform = `translate(${event.clientX - press.dx}px, ${event.clientY - press.dy}px)`;
+    mark(targetAt(event.clientX, event.clientY));
+    event.preventDefault();
+  }, { passive: false });
+
+  window.addEventListener("pointerup", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    if (!press.ghost) {
+      press = null; // a tap: the click that follows does the work
+      return;
+    }
+    const target = targetAt(event.clientX, event.clientY);
+    const { payload } = press;
+    cleanup();
+    swallowClick = true;
+    setTimeout(() => { swallowClick = false; }, 0);
+    if (target && accepts(payload, target.dataset.drop)) drop(payload, target.dataset.drop, target);
+  });
+
+  window.addEventListener("pointercancel", (event) => {
+    if (press && event.pointerId === press.id) cleanup();
+  });
+
+  // The click the browser sends after a drag is not a tap.
+  root.addEventListener("click", (event) => {
+    if (swallowClick) {
+      swallowClick = false;
+      event.stopPropagation();
+      event.preventDefault();
+    }
+  }, true);
+}
