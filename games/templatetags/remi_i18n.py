@@ -29,3 +29,26 @@ def choice_label(value: object) -> str:
     """The translated label of a stored choice value; an unknown value is shown as it is."""
     label = CHOICE_LABELS.get(str(value))
     return str(label) if label is not None else str(value)
+
+
+MELD_KINDS = {"set": pgettext_lazy("meld", "set"), "run": pgettext_lazy("meld", "run")}
+
+PHASES = {
+    "draw": pgettext_lazy("phase", "draw"),
+    "play": pgettext_lazy("phase", "play"),
+    "over": pgettext_lazy("phase", "over"),
+}
+
+
+@register.filter
+def meld_kind(value: object) -> str:
+    """A table meld's kind ("set", "run") in the page's language."""
+    label = MELD_KINDS.get(str(value))
+    return str(label) if label is not None else str(value)
+
+
+@register.filter
+def phase_label(value: object) -> str:
+    """A turn's phase ("draw", "play", "over") in the page's language."""
+    label = PHASES.get(str(value))
+    return str(label) if label is not None else str(value)
