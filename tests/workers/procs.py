@@ -39,7 +39,7 @@ START_TIMEOUT = 60.0
 _SUCCEEDED = re.compile(
     r"Task (?P<name>[\w.]+)\[(?P<id>[0-9a-f-]+)\] succeeded in [0-9.e+-]+s: (?P<result>.*)$"
 )
-_FAILED = re.compile(r"Task [\w.]+\[[0-9a-f-]+\] (raised unexpected|retry|INTERNAL ERROR)", re.IGNORECASE)
+_FAILED = re.compile(r"(: (ERROR|CRITICAL)/)|(Task [\w.]+\[[0-9a-f-]+\] (raised unexpected|retry))")
 
 BOT_MOVE = "games.tasks.bot_move"
 RESUME_TABLES = "games.tasks.resume_tables"
@@ -90,7 +90,7 @@ class WorkerProcess:
         return f"[{task_id}] received" in self.text()
 
     def failures(self) -> list[str]:
-        """Lines of tasks that raised, were retried or broke the worker."""
+        """Lines of tasks that raised or were retried, and every error the worker logged."""
         return [line for line in self.text().splitlines() if _FAILED.search(line)]
 
     @property
@@ -116,10 +116,15 @@ class WorkerProcess:
         self.signal(signal.SIGKILL)
         self.process.wait(timeout=10)
 
-    def stop(self, timeout: float = 15.0) -> None:
-        """SIGTERM (a warm shutdown: running tasks finish, reserved ones go back), else SIGKILL."""
+    def terminate(self) -> None:
+        """SIGTERM to the main process only: a warm shutdown (it stops its pool's children once
+        their tasks are done; signalled directly, a child would die mid-task)."""
         if self.alive:
-            self.signal(signal.SIGTERM)
+            self.process.send_signal(signal.SIGTERM)
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """A warm shutdown (running tasks finish, reserved ones go back to the queue), else SIGKILL."""
+        self.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=timeout)
         self.signal(signal.SIGKILL)  # children left behind, or a worker that did not stop
@@ -172,8 +177,7 @@ class WorkerSet:
 
     def stop_all(self) -> None:
         for worker in self.started:  # all at once: each warm shutdown takes a moment
-            if worker.alive:
-                worker.signal(signal.SIGTERM)
+            worker.terminate()
         for worker in self.started:
             worker.stop()
 
