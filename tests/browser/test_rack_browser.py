@@ -319,10 +319,32 @@ def test_remi_deep_take_with_preview_and_a_joker_buy_back(
     assert seven in hand(ala)
     assert ala.locator(".discards .card").count() == 4
 
+    # A card that does not fit a table meld: the refusal is shown next to that meld, nothing moves.
+    drag(ala, _card(ala, ids["KD"]), ala.locator('.table-meld[data-meld="1"]'))
+    click(ala, "Lay down")
+    ala.wait_for_selector('.table-meld[data-meld="1"] #move-error:has(code)', timeout=10000)
+    assert ala.inner_text('.table-meld[data-meld="1"] #move-error code') == "cannot_lay_off"
+    assert version(ala) == start + 1
+    click(ala, "Clear")
+
+    # The keyboard moves the focused card along the rack (Shift + arrow).
+    before = rack_slots(ala)
+    at = before.index(ids["KS"])
+    _card(ala, ids["KS"]).focus()
+    ala.keyboard.press("Shift+ArrowRight")
+    after = rack_slots(ala)
+    assert after[at + 1] == ids["KS"]
+    assert after[at] == before[at + 1]
+
     # Buy back the joker standing for 9C: drop the 9C on it (RMI-UI-12); it comes into the hand.
     drag(ala, _card(ala, ids["9C"]), ala.locator('[data-drop="joker:1"]'))
     assert ala.locator("#draft .draft-exchange").count() == 1
-    assert ala.locator("#hand button.card.src-freed").count() == 1
+    freed = ala.locator("#hand button.card.src-freed")
+    assert freed.count() == 1
+    # The freed joker lands beside the kings: the rack offers the set K K ★ too. Keep the joker
+    # apart instead, and lay down only the exchange.
+    spare = free_run(rack_slots(ala), 1)
+    drag(ala, freed, _slot(ala, spare))
     _wait_ready(ala)
     click(ala, "Lay down all")
     wait_version(ala, start + 2)
