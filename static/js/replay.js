@@ -74,7 +74,7 @@ function linesTable(lines) {
   const heads = [t("Player"), t("Hand"), t("Table"), t("Bonus"), t("Atu"), "×", t("Points"), t("Total")];
   return [
     h("h2", {}, t("Round over")),
-    h(
+    h("div", { class: "table-scroll" }, h(
       "table",
       { class: "table score-lines" },
       h("thead", {}, h("tr", {}, heads.map((text) => h("th", {}, text)))),
@@ -85,7 +85,7 @@ function linesTable(lines) {
           h("tr", {}, [line.name, line.hand, line.table, line.bonus, line.atu_bonus, line.multiplier, line.points, line.total].map((v) => h("td", {}, String(v)))),
         ),
       ),
-    ),
+    )),
   ];
 }
 
