@@ -39,6 +39,7 @@ START_TIMEOUT = 60.0
 _SUCCEEDED = re.compile(
     r"Task (?P<name>[\w.]+)\[(?P<id>[0-9a-f-]+)\] succeeded in [0-9.e+-]+s: (?P<result>.*)$"
 )
+_SWEPT = re.compile(r"sweep fired (?P<turns>\d+) overdue turn")
 _FAILED = re.compile(r"(: (ERROR|CRITICAL)/)|(Task [\w.]+\[[0-9a-f-]+\] (raised unexpected|retry))")
 
 BOT_MOVE = "games.tasks.bot_move"
@@ -84,6 +85,10 @@ class WorkerProcess:
             found = _SUCCEEDED.search(line)
             if found:
                 yield found
+
+    def swept(self) -> int:
+        """Moves the periodic sweep played here (a bot's move more than a moment late, say)."""
+        return sum(int(found["turns"]) for found in _SWEPT.finditer(self.text()))
 
     def received(self, task_id: str) -> bool:
         """Whether this worker fetched the task with this id (it logs each one it gets)."""
@@ -168,6 +173,9 @@ class WorkerSet:
     def results(self, task: str) -> Counter[str]:
         """How many runs of ``task`` returned each result, over every worker started here."""
         return Counter(result for worker in self.started for result in worker.results(task))
+
+    def swept(self) -> int:
+        return sum(worker.swept() for worker in self.started)
 
     def result_of(self, task_id: str) -> str | None:
         return next((r for w in self.started if (r := w.result_of(task_id)) is not None), None)
