@@ -1,0 +1,98 @@
+"""Bot levels: ``easy``, ``normal`` and ``hard``, for every variant, from one seat's view only.
+
+* ``normal`` is the engine's heuristic bot (:mod:`.basic`, and the variant bots it hands views to:
+  :mod:`.gin`, :mod:`.oklahoma`, :mod:`.knock108`), unchanged.
+* ``easy`` (:mod:`.easy`) plays legal, plausible moves with a random hand on them: it overlooks some
+  melds, takes and knocks, and discards among the few cards that look least useful.
+* ``hard`` (:mod:`.hard`, :mod:`.hard_gin`, :mod:`.hard_knock108`) counts the cards it has seen,
+  samples the unseen ones consistently with the view (:mod:`.unseen`) and picks its draws,
+  discards, melds and knocks by their expected outcome over those samples.
+
+Every level is deterministic given ``rng``; without one, the random choices are seeded from the view
+itself, so the same view always gives the same move. A level's candidates end with the normal bot's,
+so a caller that finds a move refused always reaches a simple legal move.
+
+>>> from games.engine import variant, new_game, view_for
+>>> state = new_game(variant("gin"), players=2, seed=3)
+>>> view = view_for(state, state.turn)
+>>> [choose_move(view, level).__class__.__name__ for level in LEVELS]
+['Pass', 'Pass', 'Pass']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ..moves import Move
+from . import basic
+
+__all__ = ["LEVELS", "LevelCandidates", "candidate_moves", "choose_move", "view_rng"]
+
+LEVELS = ("easy", "normal", "hard")
+
+#: A level's moves for one seat's view, best first (they need not all be legal: the normal bot's
+#: candidates follow them).
+LevelCandidates = Callable[[Mapping[str, Any], random.Random], Iterable[Move]]
+
+
+def view_rng(view: Mapping[str, Any]) -> random.Random:
+    """A random generator seeded by the view itself (same view, same choices).
+
+    The deal's ``commitment`` is left out: it is a hash of the deal's seed, public but of no use to
+    a player, and a bot's luck has no business depending on anything derived from hidden cards.
+    """
+    public = {key: value for key, value in view.items() if key != "commitment"}
+    text = json.dumps(public, sort_keys=True, separators=(",", ":"), default=str)
+    return random.Random(hashlib.sha256(text.encode()).digest())
+
+
+def _level(level: str) -> LevelCandidates | None:
+    if level == "normal":
+        return None
+    if level == "easy":
+        from .easy import candidates as easy
+
+        return easy
+    if level == "hard":
+        from .hard import candidates as hard
+
+        return hard
+    raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVELS)})")
+
+
+def _unique(moves: Iterable[Move]) -> Iterable[Move]:
+    tried: set[str] = set()
+    for move in moves:
+        key = repr(move)
+        if key not in tried:
+            tried.add(key)
+            yield move
+
+
+def candidate_moves(
+    view: Mapping[str, Any], level: str = "normal", rng: random.Random | None = None
+) -> list[Move]:
+    """The bot's moves in order of preference for ``level``; the last ones are always simple moves."""
+    special = _level(level)
+    if special is None:
+        return basic.candidate_moves(view)
+    if view.get("phase") == "over" or not (view.get("you") or {}).get("my_turn"):
+        return []
+    own = list(special(view, rng if rng is not None else view_rng(view)))
+    return list(_unique([*own, *basic.candidate_moves(view)]))
+
+
+def choose_move(view: Mapping[str, Any], level: str = "normal", rng: random.Random | None = None) -> Move:
+    """The move of a ``level`` bot for the seat whose view this is (it must be that seat's turn)."""
+    special = _level(level)
+    if special is None:
+        return basic.choose_move(view)
+    if view.get("phase") == "over" or not (view.get("you") or {}).get("my_turn"):
+        raise ValueError("no move available: it is not this seat's turn")
+    for move in special(view, rng if rng is not None else view_rng(view)):
+        return move
+    return basic.choose_move(view)
