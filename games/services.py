@@ -386,8 +386,10 @@ def _standin_turn(*, match: Match, state: engine.GameState, rows: list[SeatRow])
     It stops when the turn passes to another seat, the round ends or the match is over.
     """
     seat, round_no = state.turn, state.round_no
-    for _ in range(_MAX_MOVES_PER_TURN):
+    for played in range(1, _MAX_MOVES_PER_TURN + 1):
         move, transition = _bot_choice(state, seat, level=Seat.BotLevel.NORMAL)
+        after = transition.state
+        last = after.is_over or after.turn != seat or after.round_no != round_no
         _record(
             match=match,
             before=state,
@@ -396,9 +398,11 @@ def _standin_turn(*, match: Match, state: engine.GameState, rows: list[SeatRow])
             transition=transition,
             actor=MoveRecord.Actor.STANDIN,
             rows=rows,
+            # Only the last move schedules what comes next (the others' would be stale at once).
+            schedule=last or played == _MAX_MOVES_PER_TURN,
         )
-        state = transition.state
-        if state.is_over or state.turn != seat or state.round_no != round_no:
+        state = after
+        if last:
             break
 
 
@@ -443,6 +447,7 @@ def _record(
     actor: str,
     command_id: str | None = None,
     rows: list[SeatRow] | None = None,
+    schedule: bool = True,
 ) -> None:
     """Store an accepted move: state, version, log row, finished rounds, the deadline of the next
     move; publish and schedule after commit.
@@ -487,7 +492,7 @@ def _record(
     match.save(update_fields=update_fields)
     if after.is_over:
         ratings.on_match_over(match=match, state=after)  # once; in this transaction
-    _publish_after_commit(match=match, state=after, events=transition.events, rows=rows)
+    _publish_after_commit(match=match, state=after, events=transition.events, rows=rows, schedule=schedule)
 
 
 def _round_close(*, match: Match, result: Any, now: Any) -> None:
