@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -150,6 +151,9 @@ class WorkerSet:
         name = f"w{len(self.started) + 1}-{uuid.uuid4().hex[:8]}"
         log = self.log_dir / f"{name}.log"
         command = [
+            # If the test process dies without its teardown (SIGKILL), its workers die too (their
+            # pool's children follow their parent).
+            *(("setpriv", "--pdeathsig", "KILL", "--") if shutil.which("setpriv") else ()),
             *(sys.executable, "-m", "celery", "-A", "remi_site", "worker", "-l", "info"),
             *("-n", f"{name}@%h", "-Q", queue_name(), "--concurrency", str(concurrency)),
             # Other tests' workers may share the broker: no talking to them.
