@@ -13,9 +13,10 @@ decision time (median / p99), and whether the targets of the bench are reached. 
 * **Bots decide from their view only** (``view_for(state, seat)``), with the level's own choices
   seeded from that view, so a run replays exactly.
 * **The interval** is Wilson's score interval at 95% over the matches played (:func:`wilson`).
-* **Decision time** is measured around each ``choose_move`` call: wall clock (``perf_counter``,
-  what a player waits for, including time the machine gave to other programs) and the thread's CPU
-  time (``thread_time``).
+* **Decision time** is measured around each ``choose_move`` call: the thread's CPU time
+  (``thread_time``: the bot's own work, which the 50 ms target is checked against) and the wall
+  clock (``perf_counter``: what a player waits for, which on a busy machine also counts the wait
+  for a free core; the load average is printed beside it).
 
 >>> low, high = wilson(50, 100)
 >>> round(low, 4), round(high, 4)
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -191,6 +193,13 @@ def play_pairing(name: str, first: str, second: str, games: int, seed: int = 0) 
     return score
 
 
+def _load() -> str:
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:  # pragma: no cover - not every platform has it
+        return "unknown"
+
+
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}"
 
@@ -267,10 +276,10 @@ def report(
         if timing is None or not timing.wall:
             continue
         wall, cpu = percentile(timing.wall, 0.99) * 1000, percentile(timing.cpu, 0.99) * 1000
-        verdict = "met" if wall < DECISION_TARGET_MS else "NOT MET"
+        verdict = "met" if cpu < DECISION_TARGET_MS else "NOT MET"
         print(
-            f"  {name or 'all':<9} hard decides in p99 < {DECISION_TARGET_MS:.0f} ms: wall {wall:.1f} ms"
-            f" (CPU {cpu:.1f} ms) {verdict}",
+            f"  {name or 'all':<9} hard decides in p99 < {DECISION_TARGET_MS:.0f} ms of CPU:"
+            f" {cpu:.1f} ms {verdict} (wall clock p99 {wall:.1f} ms, load average {_load()})",
             file=out,
         )
     print(f"\nTotal time {time.perf_counter() - began:.0f} s.", file=out)
@@ -280,7 +289,7 @@ def report(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.engine.tournament",
-        description="Seeded heads-up tournaments between the bot levels: win rates with 95%% (Wilson) "
+        description="Seeded heads-up tournaments between the bot levels: win rates with 95% (Wilson) "
         "intervals and decision times. Prints figures; asserts nothing.",
     )
     parser.add_argument(
