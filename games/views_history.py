@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from games import engine, ratings, selectors
 from games.engine.cli import move_text
 from games.engine.deal import seed_book
+from games.engine.moves import Discard, Knock
 from games.engine.record_check import round_steps, verify_record
 from games.engine.records import FORMAT as RECORD_FORMAT
 from games.engine.turn import choose_first
@@ -378,6 +379,14 @@ def replay_frames(
         # The move that ends a round already deals the next: the table is the one before it.
         table = previous if ended else step.state
         hands: list[tuple[Any, ...]] = list(step.result.hands) if step.result else list(table.hands)
+        melds = [(meld.owner, meld.cards) for meld in table.melds]
+        before_last = False
+        if ended:
+            final = next((e.data for e in step.events if e.kind == "round_over" and "melds" in e.data), None)
+            if final is not None:  # the gin family: the deal's final table, with the knock's melds
+                melds = [(meld["owner"], tuple(meld["cards"])) for meld in final["melds"]]
+            else:  # the shared cycle: the table before the move that ended the round
+                before_last = step.move is not None and not isinstance(step.move, Discard | Knock)
         frame: dict[str, Any] = {
             "index": index,
             "round": number,
@@ -387,9 +396,9 @@ def replay_frames(
             "stock": len(table.stock),
             "discard": [_card(card) for card in table.discard],
             "melds": [
-                {"id": meld.id, "owner": names[meld.owner], "cards": [_card(card) for card in meld.cards]}
-                for meld in table.melds
+                {"owner": names[owner], "cards": [_card(card) for card in cards]} for owner, cards in melds
             ],
+            "table_before_last_move": before_last,
             "atu": _card(table.atu) if table.atu else None,
             "hands": [
                 {

@@ -37,11 +37,12 @@ from typing import Any
 
 from . import errors
 from .deal import SEED_BOOK, commitment, deal_seed
+from .events import Event
 from .moves import Move, move_from_json
 from .records import GameRecord, record_from_json, verify_deal
 from .scoring import RoundResult
 from .state import GameState
-from .turn import apply_move, new_game
+from .turn import Transition, apply_move, new_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,8 @@ class Step:
     #: Set on the step whose move ended the round: its result (``state`` is then the next
     #: round's deal, or the match's end).
     result: RoundResult | None = None
+    #: What the move did (``events.Event``; the gin family's ``round_over`` holds the final table).
+    events: tuple[Event, ...] = ()
 
 
 def round_steps(record: GameRecord | Mapping[str, Any], round_no: int) -> list[Step]:
@@ -70,10 +73,11 @@ def round_steps(record: GameRecord | Mapping[str, Any], round_no: int) -> list[S
         if state.round_no > round_no or state.is_over:
             break
         before = state
-        state = _apply(state, seat, move, index)
+        transition = _transition(state, seat, move, index)
+        state = transition.state
         if before.round_no == round_no:
             result = state.results[-1] if len(state.results) > len(before.results) else None
-            steps.append(Step(state, seat, move, result))
+            steps.append(Step(state, seat, move, result, transition.events))
         elif state.round_no == round_no and not steps:
             steps.append(Step(state))
     if not steps:
@@ -82,8 +86,12 @@ def round_steps(record: GameRecord | Mapping[str, Any], round_no: int) -> list[S
 
 
 def _apply(state: GameState, seat: int, move: Move, index: int) -> GameState:
+    return _transition(state, seat, move, index).state
+
+
+def _transition(state: GameState, seat: int, move: Move, index: int) -> Transition:
     try:
-        return apply_move(state, seat, move).state
+        return apply_move(state, seat, move)
     except errors.IllegalMoveError as error:
         raise ValueError(f"move {index} (seat {seat}) is refused: {error.code}: {error}") from None
     except (IndexError, KeyError, TypeError, ValueError) as error:

@@ -37,6 +37,7 @@ function render() {
     frame.atu ? [" · ", t("Atu:"), " ", card(frame.atu)] : null,
     frame.turn_name ? [" · ", t("To move:"), " ", h("strong", {}, frame.turn_name)] : null,
   );
+  el("replay-table-note").hidden = !frame.table_before_last_move;
   patch(el("replay-discard"), frame.discard.length ? frame.discard.map(card) : h("span", { class: "aside" }, t("empty")));
   patch(
     el("replay-melds"),

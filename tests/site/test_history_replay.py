@@ -174,6 +174,11 @@ def test_every_variant_replays_exports_and_verifies(ala: Any, variant: str) -> N
         assert frames[-1]["over"] is True
         stored = ScoreLine.objects.filter(round__match=match, round__number=number).order_by("seat")
         assert [line["points"] for line in frames[-1]["lines"]] == [line.points for line in stored]
+        result = match.game_state().results[number - 1]
+        if variant in ("gin", "oklahoma") and result.winner is not None:
+            # The deal's final table (the knock's melds) comes from its round_over event.
+            assert frames[-1]["melds"], "a knock lays the knocker's melds"
+            assert frames[-1]["table_before_last_move"] is False
     document = json.loads(client.get(f"/matches/{match.pk}/record.json").content)
     report = verify_record(document)
     assert report["ok"], report["problems"]
