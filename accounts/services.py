@@ -51,6 +51,20 @@ def user_set_language(*, user: User, language: str) -> User:
     return user
 
 
+def user_set_card_display(*, user: User, large: bool | None = None, four_colour: bool | None = None) -> User:
+    """Store how the table draws cards for the player (large cards, four-colour deck)."""
+    fields = []
+    if large is not None:
+        user.cards_large = bool(large)
+        fields.append("cards_large")
+    if four_colour is not None:
+        user.cards_four_colour = bool(four_colour)
+        fields.append("cards_four_colour")
+    if fields:
+        user.save(update_fields=fields)
+    return user
+
+
 def user_block(*, user_ids: list[int], keep: int | None = None) -> list[User]:
     """Block accounts: ``is_active`` False, so they can no longer log in (their sessions stop
     authenticating) and leave the public pages and leaderboards. Returns the accounts blocked now

@@ -23,6 +23,7 @@ urlpatterns = [
     ),
     path("verify/", views_history.verify, name="verify"),
     path("matches/<int:match_id>/rack/", views_rack.rack_check, name="match_rack"),
+    path("table/display/", views_rack.card_display, name="card_display"),
     path("leaderboard/", views_ranked.leaderboard, name="leaderboard"),
     path("healthz/", views.healthz, name="healthz"),
 ]

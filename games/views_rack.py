@@ -34,7 +34,7 @@ from collections import Counter
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from games import engine, selectors
 from games.engine.cards import Card, parse_card
@@ -170,3 +170,26 @@ def _read_block(rules: Any, group: list[Card]) -> tuple[dict[str, Any], Any]:
         "code": error.code if error else "not_a_meld",
         "message": str(error) if error else "",
     }, None
+
+
+@require_POST
+def card_display(request: HttpRequest) -> JsonResponse:
+    """``POST /table/display/`` ``{"large": bool, "four_colour": bool}`` (either may be left out):
+    the logged-in player's card display, kept with their account (CSRF token required)."""
+    from accounts.services import user_set_card_display
+
+    if not request.user.is_authenticated:
+        return _refuse(401, "not_logged_in", "log in to keep your display settings")
+    try:
+        data = json.loads(request.body or b"{}")
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        large, four = data.get("large"), data.get("four_colour")
+        if not all(v is None or isinstance(v, bool) for v in (large, four)):
+            raise ValueError("not booleans")
+    except ValueError:
+        return _refuse(
+            400, "malformed_query", "send a JSON object with large and four_colour as true or false"
+        )
+    user = user_set_card_display(user=request.user, large=large, four_colour=four)  # type: ignore[arg-type]
+    return JsonResponse({"large": user.cards_large, "four_colour": user.cards_four_colour})

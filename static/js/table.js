@@ -31,12 +31,35 @@ const seatNo = initial.view.seat;
 const rackKey = Rack.storageKey(matchId, seatNo === null || seatNo === undefined ? "watch" : seatNo);
 const awayKey = `remi.away.${matchId}`;
 
+// Card display: the account's choice when logged in (the page carries it), else this browser's.
+const PREF_ATTR = { large: "cardsLarge", four: "cardsFour" };
+
 function readPref(name) {
+  const stored = root.dataset[PREF_ATTR[name]];
+  if (stored === "true" || stored === "false") return stored === "true";
   try {
     return localStorage.getItem(`remi.cards.${name}`) === "1";
   } catch {
     return false;
   }
+}
+
+function csrfToken() {
+  const m = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+/** Keep the display choice with the account (best effort: the page has it already). */
+function savePref(name, on) {
+  const url = root.dataset.displayUrl;
+  if (!url) return;
+  const body = name === "large" ? { large: on } : { four_colour: on };
+  fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+    body: JSON.stringify(body),
+  }).catch(() => {});
 }
 
 const model = {
@@ -68,6 +91,7 @@ const model = {
     } catch {
       // the choice lasts for this page only
     }
+    savePref(name, on);
     render();
   },
   now: () => Date.now(),

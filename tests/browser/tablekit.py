@@ -148,12 +148,18 @@ def drag(page: Any, source: Any, target: Any) -> None:
     """Drag ``source`` onto ``target`` (locators) with the mouse, in small steps (Pointer Events)."""
     # The page rebuilds its regions on every frame and answer: wait until the rack's answer is in
     # (nothing moves after that), and read a box again if it came from an element just replaced.
+    from playwright.sync_api import Error as PlaywrightError
+
     rack_settled(page)
+    start = end = None
     for _ in range(20):
-        target.scroll_into_view_if_needed()
-        source.scroll_into_view_if_needed()
-        start = source.bounding_box()
-        end = target.bounding_box()
+        try:
+            target.scroll_into_view_if_needed()
+            source.scroll_into_view_if_needed()
+            start = source.bounding_box()
+            end = target.bounding_box()
+        except PlaywrightError:  # "not attached to the DOM": replaced by a render meanwhile
+            start = end = None
         if start and end:
             break
         page.wait_for_timeout(50)

@@ -354,3 +354,34 @@ def test_remi_deep_take_with_preview_and_a_joker_buy_back(
     assert ala.inner_text("#move-error") == ""
     assert no_sideways_scroll(ala)
     assert js_errors(ala) == []
+
+
+def test_large_cards_and_four_colours_are_kept_with_the_account(
+    remik51: dict[str, Any], server_url: str, browser: Any, artifacts: Path
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    match_id = remik51["match"].pk
+    ids = remik51["ids"]
+    page = open_page(browser, server_url, match_id, remik51["ala"], viewport={"width": 390, "height": 844})
+    small = _card(page, ids["9S"]).bounding_box()
+    for name in ("Large cards", "Four-colour deck"):
+        with page.expect_response(lambda response: "/table/display/" in response.url) as saved:
+            page.get_by_role("button", name=name).click()
+        assert saved.value.status == 200
+    assert page.get_attribute('[data-key="pref:large"]', "aria-pressed") == "true"
+    page.wait_for_selector("#tbl.cards-large.deck-four")
+    large = _card(page, ids["9S"]).bounding_box()
+    assert large["width"] > small["width"]
+    colour = "el => getComputedStyle(el).color"
+    assert _card(page, ids["5D"]).evaluate(colour) != _card(page, ids["8H"]).evaluate(colour)
+    assert _card(page, ids["2C"]).evaluate(colour) != _card(page, ids["9S"]).evaluate(colour)
+    assert _card(page, ids["5D"]).get_attribute("aria-label") == "five of diamonds"
+    page.screenshot(path=str(artifacts / "rack-phone-large-four-colour.png"), full_page=True)
+    assert no_sideways_scroll(page)
+
+    # Another browser (a new context, no localStorage) gets the account's choice.
+    user = get_user_model().objects.get(username="ala")
+    assert (user.cards_large, user.cards_four_colour) == (True, True)
+    other = open_page(browser, server_url, match_id, remik51["ala"])
+    other.wait_for_selector("#tbl.cards-large.deck-four")

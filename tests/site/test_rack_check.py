@@ -153,3 +153,50 @@ def test_strangers_and_bad_queries_are_refused() -> None:
         client.get(f"/matches/{match.pk}/rack/", {"q": json.dumps({"groups": [["ZZ"]]})}).status_code == 400
     )
     assert client.get("/matches/99999/rack/", {"q": "{}"}).status_code == 404
+
+
+def test_the_card_display_is_kept_with_the_account() -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.create_user(username="ola", password=None)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    body = json.dumps({"large": True})
+    # Without the CSRF token: refused, nothing stored.
+    assert client.post("/table/display/", body, content_type="application/json").status_code == 403
+    client.get("/")  # the page sets the csrftoken cookie
+    token = client.cookies["csrftoken"].value
+    answer = client.post("/table/display/", body, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert answer.status_code == 200
+    assert json.loads(answer.content) == {"large": True, "four_colour": False}
+    client.post(
+        "/table/display/",
+        json.dumps({"four_colour": True}),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    user.refresh_from_db()
+    assert (user.cards_large, user.cards_four_colour) == (True, True)
+    bad = client.post(
+        "/table/display/",
+        json.dumps({"large": "yes"}),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert bad.status_code == 400
+    assert Client().post("/table/display/", body, content_type="application/json").status_code == 401
+
+
+def test_the_match_page_carries_the_players_card_display() -> None:
+    match, players = _table()
+    from accounts.services import user_set_card_display
+
+    user_set_card_display(user=players[0], large=True)
+    from django.test import Client
+
+    client = Client()
+    client.force_login(players[0])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'data-cards-large="true"' in page
+    assert 'data-cards-four="false"' in page
