@@ -1,0 +1,207 @@
+"""Turn timers and the sweep in a real server: daphne in a subprocess with its embedded worker
+(or, under REDIS_URL, daphne plus a separate ``celery worker`` process), a person on a real
+WebSocket who does not play.
+
+The test process's own queue is not the server's: the first timer is queued by the worker's
+start-up sweep, and a deadline moved into the past afterwards can only be fired by the worker's
+periodic sweep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+from websockets.asyncio.client import ClientConnection, connect
+
+from games import services
+from games.models import Match, MoveRecord, Room
+from tests.workers.test_embedded_server import _free_port, _stop, _test_database_url
+from tests.workers.worker_helpers import bot_room, make_user, purge_queue, session_cookie
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+RECEIVE_TIMEOUT = 20
+
+
+@dataclass(frozen=True)
+class Tables:
+    timed: int  # 1 s turns: the person's turns run out
+    swept: int  # an hour's turns, its deadline moved into the past once the server runs
+    cookie: str
+
+
+@pytest.fixture
+def tables(transactional_db: None) -> Tables:
+    ala = make_user("ala")
+    timed = bot_room(ala, "remik51", {}, seats=2, humans=(ala,))
+    Room.objects.filter(pk=timed.pk).update(turn_seconds=1)
+    swept = bot_room(ala, "remik51", {}, seats=2, humans=(ala,))
+    Room.objects.filter(pk=swept.pk).update(turn_seconds=3600)
+    timed_match = services.match_start(room=timed)
+    swept_match = services.match_start(room=swept)
+    # The swept table waits for the person (the bot plays first when it deals).
+    if swept_match.game_state().turn != 0:
+        services.bot_move_play(match_id=swept_match.pk, expected_version=0)
+        for _ in range(10):
+            match = Match.objects.get(pk=swept_match.pk)
+            if match.game_state().turn == 0:
+                break
+            services.bot_move_play(match_id=match.pk, expected_version=match.version)
+    return Tables(timed=timed_match.pk, swept=swept_match.pk, cookie=session_cookie(ala))
+
+
+@pytest.fixture
+def server_port(tables: Tables, tmp_path: Path) -> Iterator[int]:
+    port = _free_port()
+    env = dict(
+        os.environ,
+        DATABASE_URL=_test_database_url(),
+        BOT_MOVE_DELAY="0",
+        ROUND_PAUSE_SECONDS="0.2",
+        AWAY_AFTER_TIMEOUTS="2",
+        TURN_SWEEP_SECONDS="0.3",
+        EMBEDDED_WORKER="0" if settings.REDIS_URL else "1",
+        PYTHONUNBUFFERED="1",
+    )
+    processes: list[tuple[subprocess.Popen[bytes], Path]] = []
+
+    def start(name: str, *command: str) -> None:
+        log = tmp_path / f"{name}.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                command, cwd=settings.BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT
+            )
+        processes.append((process, log))
+
+    purge_queue()
+    start(
+        "daphne",
+        sys.executable,
+        "-m",
+        "daphne",
+        "-b",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "remi_site.asgi:application",
+    )
+    if settings.REDIS_URL:
+        start(
+            "celery",
+            *(sys.executable, "-m", "celery", "-A", "remi_site", "worker", "--pool", "solo", "-l", "warning"),
+            *(
+                "--without-mingle",
+                "--without-gossip",
+                "--without-heartbeat",
+                "-n",
+                f"test-{uuid.uuid4().hex}@%h",
+            ),
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or processes[0][0].poll() is not None:
+                    raise AssertionError("daphne did not start:\n" + processes[0][1].read_text()) from None
+                time.sleep(0.1)
+        yield port
+    finally:
+        for process, log in processes:
+            _stop(process)
+            print(f"--- {log.name} ---\n{log.read_text()[-4000:]}")  # shown when the test fails
+
+
+async def _next_state(ws: ClientConnection) -> dict[str, Any]:
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
+        assert message["type"] != "error", message
+        if message["type"] == "state":
+            return message
+
+
+def _standin_moves(match_id: int, seat: int = 0) -> int:
+    return MoveRecord.objects.filter(match_id=match_id, seat=seat, actor=MoveRecord.Actor.STANDIN).count()
+
+
+@pytest.mark.timeout(120)
+async def test_a_person_who_does_not_play_is_timed_out_then_away_and_comes_back(
+    tables: Tables, server_port: int
+) -> None:
+    async with connect(
+        f"ws://127.0.0.1:{server_port}/ws/match/{tables.timed}/",
+        origin=f"http://127.0.0.1:{server_port}",
+        additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={tables.cookie}"},
+        proxy=None,
+    ) as ws:
+        frame = await _next_state(ws)
+        assert frame["seats"][0]["state"] == "connected"
+        assert frame["seats"][1] == {
+            "seat": 1,
+            "kind": "bot",
+            "state": "connected",
+            "standin": False,
+            "timeouts": 0,
+        }
+        # She does not play: her turn runs out (a stand-in plays it), twice; then she is away.
+        counts = []
+        while frame["seats"][0]["state"] != "away":
+            frame = await _next_state(ws)
+            counts.append(frame["seats"][0]["timeouts"])
+        assert frame["seats"][0] == {
+            "seat": 0,
+            "kind": "human",
+            "state": "away",
+            "standin": True,
+            "timeouts": 2,
+        }
+        assert 1 in counts
+        # "I'm back": everyone (she too) hears it.
+        await ws.send(json.dumps({"type": "back"}))
+        while frame["seats"][0]["state"] != "connected":
+            frame = await _next_state(ws)
+        assert frame["seats"][0] == {
+            "seat": 0,
+            "kind": "human",
+            "state": "connected",
+            "standin": False,
+            "timeouts": 0,
+        }
+
+    assert await database_sync_to_async(_standin_moves)(tables.timed) >= 2
+
+    # The other table's deadline passes with no task queued for it anywhere: the sweep fires it.
+    def overdue() -> int:
+        version = Match.objects.get(pk=tables.swept).version
+        Match.objects.filter(pk=tables.swept).update(turn_deadline=timezone.now() - timedelta(seconds=10))
+        return version
+
+    version = await database_sync_to_async(overdue)()
+    for _ in range(RECEIVE_TIMEOUT * 10):
+        if await database_sync_to_async(_standin_moves)(tables.swept):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the sweep did not fire the overdue turn")
+    first = await database_sync_to_async(
+        lambda: MoveRecord.objects.filter(match_id=tables.swept, seq__gt=version).order_by("seq").first()
+    )()
+    assert (first.seat, first.actor) == (0, MoveRecord.Actor.STANDIN)
