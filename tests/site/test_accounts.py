@@ -302,7 +302,7 @@ def test_preferences_save_the_language(client: Client, ala: User) -> None:
     response = client.post("/accounts/preferences/", {"language": "pl"}, follow=True)
 
     assertRedirects(response, "/accounts/preferences/")
-    assertContains(response, "Your preferences are saved.")
+    assertContains(response, "Ustawienia zostały zapisane.")  # said in the language just chosen
     assertContains(response, '<html lang="pl">')
     ala.refresh_from_db()
     assert ala.language == Language.PL

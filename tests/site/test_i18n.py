@@ -167,6 +167,8 @@ def test_the_switcher_sets_the_language_cookie_and_returns_to_the_page() -> None
     page = client.get("/leaderboard/")
     assertContains(page, "Clasament")
     assertContains(page, '<option value="ro" lang="ro" selected>Română</option>', html=True)
+    assertContains(page, '<option value="pl" lang="pl">Polski</option>', html=True)  # its own name
+    assertContains(page, '<option value="en" lang="en">English</option>', html=True)
 
 
 @pytest.mark.django_db
