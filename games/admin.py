@@ -52,6 +52,8 @@ def end_stuck_turn(model_admin: admin.ModelAdmin, request: HttpRequest, match: M
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
+    # Presence is the table's business (sockets, timers, away and back), not staff's.
+    readonly_fields = ("state", "timeouts", "connections", "offline_since")
 
 
 @admin.register(Room)
@@ -149,6 +151,7 @@ class MatchAdmin(admin.ModelAdmin):
         "winners",
         "finished",
         "turn_started",
+        "turn_deadline",
         "resume_at",
         "rating_status",
     )

@@ -151,9 +151,19 @@ def seat_take(*, room: Room | int, user: AbstractBaseUser, index: int | None = N
             if seat is None:
                 raise SeatTakenError()
         seat.user = user
-        seat.state = Seat.State.CONNECTED
-        seat.save(update_fields=["user", "state"])
+        _presence_clear(seat)
+        seat.save(update_fields=["user", *_PRESENCE_FIELDS])
     return seat
+
+
+#: A seat's presence: who takes or leaves a seat starts with a clean one.
+_PRESENCE_FIELDS = ("state", "timeouts", "connections", "offline_since")
+
+
+def _presence_clear(seat: Seat) -> None:
+    seat.state = Seat.State.CONNECTED
+    seat.timeouts = seat.connections = 0
+    seat.offline_since = None
 
 
 def seat_add_bot(
@@ -1002,8 +1012,8 @@ def seat_leave(*, room: Room | int, user: AbstractBaseUser) -> Seat:
         if seat is None:
             raise NotSeatedError()
         seat.user = None
-        seat.state = Seat.State.CONNECTED
-        seat.save(update_fields=["user", "state"])
+        _presence_clear(seat)
+        seat.save(update_fields=["user", *_PRESENCE_FIELDS])
     return seat
 
 
@@ -1022,8 +1032,8 @@ def seat_remove_player(*, seat_id: int) -> bool:
         seat.user = None
         seat.is_bot = False
         seat.bot_level = ""
-        seat.state = Seat.State.CONNECTED
-        seat.save(update_fields=["user", "is_bot", "bot_level", "state"])
+        _presence_clear(seat)
+        seat.save(update_fields=["user", "is_bot", "bot_level", *_PRESENCE_FIELDS])
     return True
 
 

@@ -226,3 +226,22 @@ def test_a_stand_in_plays_for_an_away_player_of_a_ranked_room_without_taking_the
     assert (seat.is_bot, seat.user_id, seat.state) == (False, people[1].pk, Seat.State.AWAY)
     assert _standin_moves(match.pk, 1) >= 1
     assert not Seat.objects.filter(room=room, is_bot=True).exists()
+
+
+def test_whoever_takes_a_seat_starts_with_a_clean_presence() -> None:
+    ala, bartek = make_user("ala"), make_user("bartek")
+    room = services.room_create(
+        owner=ala, name="Open", variant="remik51", options={}, seats=2, turn_seconds=60
+    )
+    services.seat_take(room=room, user=ala, index=0)
+    Seat.objects.filter(room=room, index=0).update(state=Seat.State.AWAY, timeouts=2, connections=3)
+    services.seat_leave(room=room, user=ala)
+    services.seat_take(room=room, user=bartek, index=0)
+    seat = _seat(room, 0)
+    assert (seat.user_id, seat.state, seat.timeouts, seat.connections, seat.offline_since) == (
+        bartek.pk,
+        Seat.State.CONNECTED,
+        0,
+        0,
+        None,
+    )
