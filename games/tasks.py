@@ -9,7 +9,6 @@ a redelivery after a worker died, a late ETA) therefore do nothing. Tasks are ac
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from games import services
@@ -80,10 +79,7 @@ def sweep_overdue() -> dict[str, int]:
 @shared_task(**_TASK_OPTIONS)
 def resume_tables() -> int:
     """The start-up sweep: schedule the move of every table waiting for a bot and the timer of
-    every table waiting for a person. In the single-process mode, also forget the sockets of the
-    server's previous run (``services.presence_reset``). Returns how many tables waited for a bot.
+    every table waiting for a person. Returns how many tables waited for a bot.
     """
-    if settings.CELERY_EMBEDDED_WORKER:
-        services.presence_reset()
     services.timers_resume()
     return services.resume_pending()

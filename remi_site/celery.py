@@ -56,6 +56,7 @@ class Sweeper:
     def start(self) -> None:
         self.thread = threading.Thread(target=self.run, name="turn-sweep", daemon=True)
         self.thread.start()
+        logger.info("turn sweep every %g s", self.interval)
 
     def stop(self) -> None:
         self.stopping.set()

@@ -7,7 +7,8 @@ on by default when ``REDIS_URL`` is unset). The same task code runs as under a s
 
 * ``remember_loop()`` / ``ensure_embedded_worker()`` are called by ``remi_site.asgi`` on every
   ASGI call (daphne has no lifespan events): the first call starts the worker thread, once per
-  process. The ``WorkController`` is built *and* started inside that thread: built on the event
+  process, after forgetting the seats' sockets of the previous run (the only server process had
+  them all). The ``WorkController`` is built *and* started inside that thread: built on the event
   loop, Celery's Django fixup raises SynchronousOnlyOperation.
 * ``broadcast`` / ``broadcast_many`` are the one way game code pushes to sockets. In the server
   process a send from another thread (a database thread of ``database_sync_to_async``, or the
@@ -61,9 +62,35 @@ def ensure_embedded_worker() -> bool:
         return True
     with _lock:
         if _worker_pid != pid:
+            _forget_sockets()
             threading.Thread(target=_run_worker, name="celery-embedded", daemon=True).start()
             _worker_pid = pid
     return True
+
+
+def _forget_sockets() -> None:
+    """The server process starts: no socket of its previous run survives (``presence_reset``).
+
+    Done before the worker starts and before any socket of this run connects, so that no seat's
+    new connection is forgotten. In a thread of its own, joined: the caller may be on the event
+    loop, where the ORM may not run.
+    """
+
+    def reset() -> None:
+        from django.db import connection
+
+        from games import services
+
+        try:
+            services.presence_reset()
+        except Exception:  # pragma: no cover - logged, the server keeps serving
+            logger.exception("the seats' sockets of the previous run were not reset")
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=reset, name="presence-reset", daemon=True)
+    thread.start()
+    thread.join(timeout=30)
 
 
 class AnnouncesReady:

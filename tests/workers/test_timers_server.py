@@ -30,7 +30,7 @@ from django.utils import timezone
 from websockets.asyncio.client import ClientConnection, connect
 
 from games import services
-from games.models import Match, MoveRecord, Room
+from games.models import Match, MoveRecord, Room, Seat
 from tests.workers.test_embedded_server import _free_port, _stop, _test_database_url
 from tests.workers.worker_helpers import bot_room, make_user, purge_queue, session_cookie
 
@@ -76,6 +76,7 @@ def server_port(tables: Tables, tmp_path: Path) -> Iterator[int]:
         ROUND_PAUSE_SECONDS="0.2",
         AWAY_AFTER_TIMEOUTS="2",
         TURN_SWEEP_SECONDS="0.3",
+        AWAY_GRACE_SECONDS="600",
         EMBEDDED_WORKER="0" if settings.REDIS_URL else "1",
         PYTHONUNBUFFERED="1",
     )
@@ -194,6 +195,13 @@ async def test_a_person_who_does_not_play_is_timed_out_then_away_and_comes_back(
         Match.objects.filter(pk=tables.swept).update(turn_deadline=timezone.now() - timedelta(seconds=10))
         return version
 
+    if not settings.REDIS_URL:
+        # The single server process forgot the sockets of its previous run when it started: a
+        # seat without a socket now is offline (and away after the grace period).
+        state = await database_sync_to_async(
+            lambda: Seat.objects.get(room__matches__pk=tables.swept, index=0).state
+        )()
+        assert state == Seat.State.OFFLINE
     version = await database_sync_to_async(overdue)()
     for _ in range(RECEIVE_TIMEOUT * 10):
         if await database_sync_to_async(_standin_moves)(tables.swept):
