@@ -766,15 +766,17 @@ def presence_reset() -> int:
     """A server process started: no socket of before survives it, so no seat has one.
 
     Only for a single server process (the embedded mode): with several, another process's
-    sockets are still open. Seats marked ``connected`` become ``offline`` from now (a client
-    that reconnects within the grace period is connected again). Returns how many seats changed.
+    sockets are still open. Connected seats that had sockets become ``offline`` from now (a
+    client that reconnects within the grace period is connected again). Returns how many seats
+    changed.
     """
     now = timezone.now()
     with transaction.atomic():
-        Seat.objects.filter(connections__gt=0).update(connections=0)
-        return Seat.objects.filter(
-            state=Seat.State.CONNECTED, is_bot=False, user__isnull=False, room__status=Room.Status.PLAYING
+        changed = Seat.objects.filter(
+            state=Seat.State.CONNECTED, connections__gt=0, room__status=Room.Status.PLAYING
         ).update(state=Seat.State.OFFLINE, offline_since=now)
+        Seat.objects.filter(connections__gt=0).update(connections=0)
+    return changed
 
 
 #: The sweep fires a deadline only this late, so the task scheduled for it normally wins.

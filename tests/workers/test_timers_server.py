@@ -63,6 +63,8 @@ def tables(transactional_db: None) -> Tables:
             if match.game_state().turn == 0:
                 break
             services.bot_move_play(match_id=match.pk, expected_version=match.version)
+    # A socket of the previous server run was open on the swept table.
+    Seat.objects.filter(room=swept, index=0).update(connections=1)
     return Tables(timed=timed_match.pk, swept=swept_match.pk, cookie=session_cookie(ala))
 
 
@@ -196,8 +198,8 @@ async def test_a_person_who_does_not_play_is_timed_out_then_away_and_comes_back(
         return version
 
     if not settings.REDIS_URL:
-        # The single server process forgot the sockets of its previous run when it started: a
-        # seat without a socket now is offline (and away after the grace period).
+        # The single server process forgot the sockets of its previous run when it started: the
+        # seat that had one is offline now (and away after the grace period).
         state = await database_sync_to_async(
             lambda: Seat.objects.get(room__matches__pk=tables.swept, index=0).state
         )()
