@@ -4,9 +4,12 @@
   :mod:`.gin`, :mod:`.oklahoma`, :mod:`.knock108`), unchanged.
 * ``easy`` (:mod:`.easy`) plays legal, plausible moves with a random hand on them: it overlooks some
   melds, takes and knocks, and discards among the few cards that look least useful.
-* ``hard`` (:mod:`.hard`, :mod:`.hard_gin`, :mod:`.hard_knock108`) counts the cards it has seen,
-  samples the unseen ones consistently with the view (:mod:`.unseen`) and picks its draws,
-  discards, melds and knocks by their expected outcome over those samples.
+* ``hard`` counts the cards it has not seen (:mod:`.unseen`). In gin and Oklahoma (:mod:`.hard_gin`)
+  it samples the opponent's hand consistently with the view to decide when to knock, and chooses
+  its discards by looking at every card it may draw; in the shared cycle (:mod:`.hard`) it weighs
+  discards by the live cards, sheds points when an opponent may go out, and holds an opening back
+  for a one-go finish in penalty variants. Knock-108's hard level (:mod:`.hard_knock108`) is the
+  normal bot's play for now.
 
 Every level is deterministic given ``rng``; without one, the random choices are seeded from the view
 itself, so the same view always gives the same move. A level's candidates end with the normal bot's,
