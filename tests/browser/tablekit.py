@@ -152,17 +152,27 @@ def drag(page: Any, source: Any, target: Any) -> None:
 
     rack_settled(page)
     start = end = None
-    for _ in range(20):
+    height = page.viewport_size["height"] if page.viewport_size else 720
+    for attempt in range(20):
         try:
-            target.scroll_into_view_if_needed()
-            source.scroll_into_view_if_needed()
+            if attempt == 0:
+                target.scroll_into_view_if_needed()
+                source.scroll_into_view_if_needed()
             start = source.bounding_box()
             end = target.bounding_box()
         except PlaywrightError:  # "not attached to the DOM": replaced by a render meanwhile
             start = end = None
-        if start and end:
+        if not (start and end):
+            page.wait_for_timeout(50)
+            continue
+        # Both ends must be on screen at once: scroll so that they are.
+        top = min(start["y"], end["y"])
+        bottom = max(start["y"] + start["height"], end["y"] + end["height"])
+        if top >= 0 and bottom <= height:
             break
-        page.wait_for_timeout(50)
+        assert bottom - top <= height, "the card and the drop target do not fit on one screen"
+        page.evaluate(f"window.scrollBy(0, {top - (height - (bottom - top)) / 2})")
+        start = end = None
     assert start, "the card to drag is not on screen"
     assert end, "the drop target is not on screen"
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)

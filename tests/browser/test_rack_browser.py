@@ -20,6 +20,7 @@ joker by dropping the card it stands for on it. Screenshots go to tests/browser/
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from tests.browser.tablekit import (
     js_errors,
     no_sideways_scroll,
     open_page,
+    rack_settled,
     rack_slots,
     rig,
     seat_of,
@@ -62,6 +64,17 @@ def _card(page: Any, card_id: str) -> Any:
 
 def _slot(page: Any, index: int) -> Any:
     return page.locator(f'#hand li.slot[data-slot="{index}"]')
+
+
+def _width(page: Any, locator: Any) -> float:
+    """A locator's width, read again if a render replaced the element meanwhile."""
+    rack_settled(page)
+    for _ in range(20):
+        box = locator.bounding_box()
+        if box:
+            return float(box["width"])
+        page.wait_for_timeout(50)
+    raise AssertionError("not on the page")
 
 
 def _wait_reason(page: Any, code: str) -> None:
@@ -364,15 +377,14 @@ def test_large_cards_and_four_colours_are_kept_with_the_account(
     match_id = remik51["match"].pk
     ids = remik51["ids"]
     page = open_page(browser, server_url, match_id, remik51["ala"], viewport={"width": 390, "height": 844})
-    small = _card(page, ids["9S"]).bounding_box()
+    small = _width(page, _card(page, ids["9S"]))
     for name in ("Large cards", "Four-colour deck"):
         with page.expect_response(lambda response: "/table/display/" in response.url) as saved:
             page.get_by_role("button", name=name).click()
         assert saved.value.status == 200
     assert page.get_attribute('[data-key="pref:large"]', "aria-pressed") == "true"
     page.wait_for_selector("#tbl.cards-large.deck-four")
-    large = _card(page, ids["9S"]).bounding_box()
-    assert large["width"] > small["width"]
+    assert _width(page, _card(page, ids["9S"])) > small
     colour = "el => getComputedStyle(el).color"
     assert _card(page, ids["5D"]).evaluate(colour) != _card(page, ids["8H"]).evaluate(colour)
     assert _card(page, ids["2C"]).evaluate(colour) != _card(page, ids["9S"]).evaluate(colour)
@@ -385,3 +397,56 @@ def test_large_cards_and_four_colours_are_kept_with_the_account(
     assert (user.cards_large, user.cards_four_colour) == (True, True)
     other = open_page(browser, server_url, match_id, remik51["ala"])
     other.wait_for_selector("#tbl.cards-large.deck-four")
+
+
+@pytest.fixture
+def remi_atu(transactional_db: None) -> dict[str, Any]:
+    """Ala (opened) can go out with 7D 8D and the atu 9D, keeping KS to discard (RMI-45)."""
+    players = users(2)
+    match = start_match("remi", {"max_players": 2}, players, b"rack browser atu")
+    state = engine.position(
+        engine.variant("remi", max_players=2),
+        hands=["7D 8D KS", "2S 3S 7C 8H JH QD 2H 4C 6S"],
+        discard="5S TH",
+        melds=[(0, "2C 3C 4C")],
+        atu="9D",
+        opened=[True, False],
+        turn=0,
+        phase="play",
+        turns_started=[3, 3],
+        names=["ala", "bartek"],
+    )
+    match = rig(match, state)
+    state = match.game_state()
+    return {"match": match, "ala": seat_of(players, 0), "ids": _ids(state, 0), "atu": str(state.atu)}
+
+
+def test_remi_the_atu_dragged_into_a_rack_meld(
+    remi_atu: dict[str, Any], server_url: str, browser: Any
+) -> None:
+    match_id = remi_atu["match"].pk
+    ids, atu = remi_atu["ids"], remi_atu["atu"]
+    ala = open_page(browser, server_url, match_id, remi_atu["ala"])
+    start = version(ala)
+
+    # The atu beside the stock onto a free slot of the rack (RMI-UI-11), then 7D and 8D dropped
+    # in front of it, each inserted at the atu's slot.
+    spot = free_run(rack_slots(ala), 3)
+    drag(ala, ala.locator(f'.atu button[data-card="{atu}"]'), _slot(ala, spot))
+    assert rack_slots(ala)[spot] == atu
+    assert ala.locator(f'#hand button.card.src-atu[data-card="{atu}"]').count() == 1
+    drag(ala, _card(ala, ids["7D"]), _slot(ala, spot))
+    drag(ala, _card(ala, ids["8D"]), _slot(ala, spot + 1))
+    assert rack_slots(ala)[spot : spot + 3] == [ids["7D"], ids["8D"], atu]
+    _wait_ready(ala)
+    ala.get_by_role("button", name=re.compile(r"^Lay down all \(1 meld")).click()
+    wait_version(ala, start + 1)
+    assert ala.locator(".table-melds .table-meld").count() == 2
+    assert "taken by" in ala.inner_text(".atu")
+    assert hand(ala) == [ids["KS"]]
+
+    # The last card onto the discard box: out, with the atu.
+    drag(ala, _card(ala, ids["KS"]), ala.locator("#discard-box"))
+    wait_version(ala, start + 2)
+    ala.wait_for_selector(".scores-table tbody tr:not(.totals-row)", timeout=10000)
+    assert js_errors(ala) == []
