@@ -46,6 +46,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from openskill.models import PlackettLuce
 
 from games import engine
@@ -85,7 +86,14 @@ def category_for(variant: str, options: dict[str, Any]) -> str:
 
 
 def category_title(category: str) -> str:
-    return _TITLES.get(category, category)
+    """The category's title in the active language (README "Languages")."""
+    if category not in _TITLES:
+        return category
+    name, _, opening = category.partition("-")
+    title = gettext(engine.variant(name).title)
+    if not opening:
+        return title
+    return gettext("%(title)s (opening %(opening)s)") % {"title": title, "opening": opening}
 
 
 def provisional_sigma() -> float:

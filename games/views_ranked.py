@@ -35,7 +35,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             }
         )
     context = {
-        "categories": ratings.CATEGORIES,
+        "categories": [(key, ratings.category_title(key)) for key, _ in ratings.CATEGORIES],
         "category": category,
         "title": ratings.category_title(category),
         "rows": rows,

@@ -54,7 +54,11 @@ ANONYMOUS_PAGES = [
         ["Ustaw nowe hasło", "Wyślij link"],
         ["Resetează-ți parola", "Trimite linkul"],
     ),
-    ("/leaderboard/", ["Klasyfikacja", "Wariant", "Pokaż"], ["Clasament", "Varianta", "Arată"]),
+    (
+        "/leaderboard/",
+        ["Klasyfikacja", "Pokaż", "Remi (wyłożenie 45)"],
+        ["Clasament", "Arată", "Remi (deschidere 45)"],
+    ),
 ]
 
 
