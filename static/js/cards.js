@@ -4,18 +4,15 @@
 // Notation (games/engine/cards.py): rank + suit ("7H", "TS"), "JK" for a joker, a physical copy
 // after "#" ("7H#2", "JK#3") and, for a joker, the card it stands for in parentheses ("JK#3(8H)").
 
+import { cardName as spokenName } from "./i18n.js";
+
 const CARD_RE = /^(?:([2-9TJQKA])([SHDC])|(JK))(?:#(\d+))?(?:\(([2-9TJQKA])([SHDC])\))?$/;
 
 export const SUITS = ["S", "H", "D", "C"];
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const RANK_SHOWN = { T: "10" };
-const RANK_NAME = {
-  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-  9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
-};
 // Display order in the hand: suits apart by colour, ace after the king, jokers last.
 const SORT_SUIT = { S: 0, H: 1, C: 2, D: 3 };
 const SORT_RANK = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10, J: 11, Q: 12, K: 13, A: 14 };
@@ -47,12 +44,12 @@ export function isRed(suit) {
   return suit === "H" || suit === "D";
 }
 
-/** "queen of hearts", "joker", "joker as five of diamonds". */
+/**
+ * "queen of hearts", "joker", "joker as five of diamonds" — in the page's language (i18n.js:
+ * "dama kier", "damă de inimă roșie"); screen readers speak it as the card's name.
+ */
 export function cardName(text) {
-  const card = parseCard(text);
-  if (!card) return String(text);
-  if (card.joker) return card.standsFor ? `joker as ${cardName(card.standsFor)}` : "joker";
-  return `${RANK_NAME[card.rank]} of ${SUIT_NAME[card.suit]}`;
+  return spokenName(text);
 }
 
 /** What is printed on the card: {rank: "10", suit: "♥", red: true}; a joker prints "★". */

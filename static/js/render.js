@@ -371,12 +371,12 @@ export function keyText(key) {
 
 export function renderMine(model, f, act) {
   if (!f.seated) {
-    return [h("p", { class: "notice spectator-note" }, "You are watching: nobody’s hand is shown.")];
+    return [h("p", { class: "notice spectator-note" }, t("You are watching: nobody’s hand is shown."))];
   }
   const { view, you } = f;
   return [
     h("div", { class: "mine-head" },
-      h("h2", { id: "hand-title" }, `Your hand (${view.hand.length})`),
+      h("h2", { id: "hand-title" }, t("Your hand (%(n)s)", { n: view.hand.length })),
       h("span", { class: "sort-buttons", role: "group", "aria-label": t("Sort the rack") },
         button(t("Sort: runs"), () => act.sortRack("runs"), { key: "sort-runs", cls: "small quiet", ariaLabel: t("Sort the rack by runs") }),
         button(t("Sort: sets"), () => act.sortRack("sets"), { key: "sort-sets", cls: "small quiet", ariaLabel: t("Sort the rack by sets") }))),
@@ -389,7 +389,12 @@ export function renderMine(model, f, act) {
   ];
 }
 
-const SOURCE_NOTE = { picked: "taken", along: "comes along", freed: "from table", atu: "atu" };
+const SOURCE_NOTE = {
+  picked: () => t("taken"),
+  along: () => t("comes along"),
+  freed: () => t("from table"),
+  atu: () => t("atu"),
+};
 
 function renderRack(model, f, act) {
   const items = new Map(rackItems(model, f).map((item) => [item.key, item]));
@@ -424,9 +429,13 @@ function renderRack(model, f, act) {
         return h("li", { class: `slot empty${one ? " can-take" : ""}`, dataset: { slot: String(index), drop: `slot:${index}` },
           onclick: one ? () => act.toSlot(index) : null, title: one ? t("Put the selected card here") : null });
       }
-      const note = SOURCE_NOTE[item.source] || (taken && item.key === taken ? "taken" : fresh.has(item.key) ? "new" : null);
+      const note = SOURCE_NOTE[item.source]
+        ? SOURCE_NOTE[item.source]()
+        : taken && item.key === taken ? t("taken") : fresh.has(item.key) ? t("new") : null;
       const text = keyText(item.key);
-      const label = `${cardName(text)}${item.source === "freed" ? " freed by the exchange" : ""}${note && item.source !== "freed" ? ` (${note})` : ""}`;
+      const label = item.source === "freed"
+        ? t("%(card)s freed by the exchange", { card: cardName(text) })
+        : note ? `${cardName(text)} (${note})` : cardName(text);
       return h("li", { class: `slot${inMeld.has(index) ? " in-meld" : ""}`, dataset: { slot: String(index), drop: `slot:${index}` } },
         value,
         cardEl(text, { key: `hand:${item.key}`, pressed: selected.has(item.key), label, note, classes: `in-hand src-${item.source}`,
