@@ -9,7 +9,9 @@ catalog (a table with other numbers) is shown in English. Regenerate with
 """
 
 # ruff: noqa: E501  (the texts are the engine's, one string each, as makemessages extracts them)
-from django.utils.translation import gettext_noop
+from typing import Any
+
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 TEXTS = [
     # --- gin ---
@@ -126,6 +128,79 @@ TEXTS = [
     gettext_noop("The match ends after the deal in which a total goes over this many points (R500-17)."),
     gettext_noop("Seats at the table (2 to 8)."),
 ]
+
+
+#: The end conditions with their numbers as placeholders: ``end_condition(rules)`` uses the one
+#: that gives the engine's English text exactly, so any table's numbers are translated.
+END_CONDITIONS = [
+    gettext_noop(
+        "The match ends when a player's total goes over %(limit)s penalty points; the lowest total wins."
+    ),
+    gettext_noop(
+        "The match ends when a player's total goes over %(limit)s penalty points; the highest total wins."
+    ),
+    gettext_noop("The match ends when a player's total reaches %(target)s points; the lowest total wins."),
+    gettext_noop("The match ends when a player's total reaches %(target)s points; the highest total wins."),
+    gettext_noop(
+        "No round limit or target: the match goes on until the table is closed; the lowest total wins."
+    ),
+    gettext_noop(
+        "The match ends when a player's total goes over %(target)s points after a deal; the highest total wins (a tie at the top plays one more deal)."
+    ),
+    gettext_noop(
+        "The game ends when a player's score reaches %(target)s (GIN-23); the winner adds a 100-point game bonus and 25 for each deal won more than the opponent, minus the opponent's score (GIN-24)."
+    ),
+    gettext_noop(
+        "Each of the three columns ends when a player's score in it reaches %(target)s; the match ends when all three have, and each column is settled as a gin game (game bonus and deals won); the higher settlement wins."
+    ),
+    gettext_noop(
+        'One game is one deal: it ends when a player goes out, by stages or all at once ("Remik", +25 to the others); the winner takes at least %(share)s of the pool, the rest goes to players under 50 penalty points.'
+    ),
+]
+#: (singular, plural) of the end conditions that count rounds.
+END_CONDITIONS_ROUNDS = [
+    (
+        "The match ends after %(n)s round; the lowest total wins.",
+        "The match ends after %(n)s rounds; the lowest total wins.",
+    ),
+    (
+        "The match ends after %(n)s round; the highest total wins.",
+        "The match ends after %(n)s rounds; the highest total wins.",
+    ),
+]
+
+
+def _plural_messages() -> None:  # pragma: no cover - never called: it shows makemessages the pairs
+    ngettext(
+        "The match ends after %(n)s round; the lowest total wins.",
+        "The match ends after %(n)s rounds; the lowest total wins.",
+        0,
+    )
+    ngettext(
+        "The match ends after %(n)s round; the highest total wins.",
+        "The match ends after %(n)s rounds; the highest total wins.",
+        0,
+    )
+
+
+def end_condition(rules: Any) -> str:
+    """``rules.end_condition()`` in the active language, with this table's numbers."""
+    english = rules.end_condition()
+    options = rules.options
+    values = {
+        "limit": options.get("penalty_limit"),
+        "target": options.get("target"),
+        "share": f"{options.get('winner_share_2')}%",
+    }
+    for template in END_CONDITIONS:
+        if template % values == english:
+            return gettext(template) % values
+    rounds = options.get("rounds")
+    if rounds is not None:
+        for singular, plural in END_CONDITIONS_ROUNDS:
+            if (singular if rounds == 1 else plural) % {"n": rounds} == english:
+                return ngettext(singular, plural, rounds) % {"n": rounds}
+    return gettext(english)
 
 
 def current_texts() -> list[str]:

@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import engine, selectors, services
+from games import engine, i18n_rules, selectors, services
 from games.errors import BadOptionsError, GameError, MatchNotFoundError, RoomNotFoundError
 from games.forms import BotForm, RoomForm, SeatForm, variant_or_default
 from games.i18n_errors import translated_message
@@ -298,7 +298,7 @@ def _option_value(value: Any) -> str:
 
 def _end_condition(rules: engine.Rules) -> str:
     """When the match ends and who wins: each rule set says it in its own words."""
-    return _(rules.end_condition())
+    return i18n_rules.end_condition(rules)  # in the page's language, with the table's numbers
 
 
 def _options_summary(rules: engine.Rules) -> str:

@@ -408,3 +408,34 @@ def test_every_message_is_translated(language: str, domain: str) -> None:
 def test_the_rules_texts_in_the_catalog_are_the_engines_current_ones() -> None:
     """games/i18n_rules.py lists what the engine says; regenerate it when the engine's texts change."""
     assert i18n_rules.current_texts() == i18n_rules.TEXTS
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "polish"),
+    [
+        (
+            "remik51",
+            {"penalty_limit": 300},
+            "Partia kończy się, gdy suma gracza przekroczy 300 punktów karnych",
+        ),
+        ("remi", {"rounds": 1}, "Partia kończy się po 1 rundzie; wygrywa najwyższa suma."),
+        ("remi", {"rounds": 5}, "Partia kończy się po 5 rundach; wygrywa najwyższa suma."),
+        ("remi", {"target": 2000}, "Partia kończy się, gdy suma gracza osiągnie 2000 punktów"),
+        ("rummy500", {"target": 300}, "gdy po rozdaniu suma gracza przekroczy 300 punktów"),
+        ("gin", {"target": 250}, "Gra kończy się, gdy wynik gracza osiągnie 250 (GIN-23)"),
+        ("remik40", {"winner_share_2": 80}, "zwycięzca bierze co najmniej 80% puli"),
+        ("knock108", {}, "Gracz, którego punkty ujemne przekroczą 100, odpada"),
+    ],
+)
+def test_the_end_of_a_match_is_said_with_the_tables_own_numbers(
+    variant: str, options: dict[str, Any], polish: str
+) -> None:
+    from django.utils import translation
+
+    from games import engine
+
+    rules = engine.variant(variant, **options)
+    with translation.override("en"):
+        assert i18n_rules.end_condition(rules) == rules.end_condition()  # English is the engine's own
+    with translation.override("pl"):
+        assert polish in i18n_rules.end_condition(rules)
