@@ -126,6 +126,7 @@ class WorkerProcess:
         """SIGTERM to the main process only: a warm shutdown (it stops its pool's children once
         their tasks are done; signalled directly, a child would die mid-task)."""
         if self.alive:
+            self.signal(signal.SIGCONT)  # in case a test froze it
             self.process.send_signal(signal.SIGTERM)
 
     def stop(self, timeout: float = 15.0) -> None:
@@ -217,7 +218,7 @@ def worker_env(**extra: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class HeldTask:
-    """A message delivered to a worker and not acknowledged (kombu's ``unacked`` hash)."""
+    """A task message in the broker: waiting in the queue, or delivered and not acknowledged."""
 
     tag: str
     task: str
@@ -225,11 +226,21 @@ class HeldTask:
     args: tuple[Any, ...]
 
 
+def _task_message(tag: str, message: dict[str, Any]) -> HeldTask:
+    body = message["body"]
+    if message["properties"].get("body_encoding") == "base64":
+        body = base64.b64decode(body)
+    args, _kwargs, _embed = json.loads(body)
+    headers = message["headers"]
+    return HeldTask(tag=tag, task=headers["task"], task_id=headers["id"], args=tuple(args))
+
+
 def held_tasks() -> list[HeldTask]:
     """Messages of this run's queue delivered to some worker and not acknowledged yet.
 
-    A worker that dies without acknowledging leaves its messages here; Redis gives them out again
-    only when kombu's restore sweep finds them older than the visibility timeout.
+    A worker that dies without acknowledging leaves its messages here (kombu's ``unacked``
+    hash); Redis gives them out again only when kombu's restore sweep finds them older than the
+    visibility timeout.
     """
     held = []
     with app.connection_for_write() as conn:
@@ -237,17 +248,16 @@ def held_tasks() -> list[HeldTask]:
         raw: dict[bytes, bytes] = channel.client.hgetall(channel.unacked_key)
         for tag, value in raw.items():
             message, _exchange, routing_key = json.loads(value)
-            if routing_key != queue_name():
-                continue
-            body = message["body"]
-            if message["properties"].get("body_encoding") == "base64":
-                body = base64.b64decode(body)
-            args, _kwargs, _embed = json.loads(body)
-            headers = message["headers"]
-            held.append(
-                HeldTask(tag=tag.decode(), task=headers["task"], task_id=headers["id"], args=tuple(args))
-            )
+            if routing_key == queue_name():
+                held.append(_task_message(tag.decode(), message))
     return held
+
+
+def queued_tasks() -> list[HeldTask]:
+    """Messages waiting in this run's queue (the Redis list of that name), for any worker."""
+    with app.connection_for_write() as conn:
+        raw: list[bytes] = conn.default_channel.client.lrange(queue_name(), 0, -1)
+    return [_task_message("", json.loads(value)) for value in raw]
 
 
 def redeliver(tasks: list[HeldTask]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from tests.workers.procs import (
     WorkerProcess,
     WorkerSet,
     held_tasks,
+    queued_tasks,
     redeliver,
     worker_env,
 )
@@ -64,6 +65,11 @@ def workers(transactional_db: None, tmp_path: Path) -> Iterator[WorkerSet]:
     finally:
         started.stop_all()
         print(started.report())  # shown when the test fails
+
+
+def logged(check: Callable[[], bool], what: str) -> None:
+    """A worker writes a task's result to its log just after the task's commit: wait for it."""
+    wait_until(check, timeout=10, what=what)
 
 
 def start_bot_match(variant: str, options: dict[str, Any], seats: int) -> Match:
@@ -132,11 +138,13 @@ def test_a_room_of_bots_of_every_variant_plays_to_the_end_through_worker_process
     matches = {variant: start_bot_match(variant, options, seats) for variant, options, seats in VARIANTS}
 
     # Nothing else: the workers play every move.
-    wait_until(
-        lambda: all(match_finished(match.pk) for match in matches.values()),
-        timeout=MATCH_TIMEOUT,
-        what="the bots to finish: " + ", ".join(v for v, m in matches.items() if not match_finished(m.pk)),
-    )
+    def unfinished() -> list[str]:
+        return [variant for variant, match in matches.items() if not match_finished(match.pk)]
+
+    try:
+        wait_until(lambda: not unfinished(), timeout=MATCH_TIMEOUT, what="the bots to finish")
+    except AssertionError as failure:
+        raise AssertionError(f"{failure}; still playing: {', '.join(unfinished())}") from None
     versions = 0
     for variant, match in matches.items():
         try:
@@ -260,11 +268,12 @@ def test_a_worker_killed_mid_match_loses_no_move_and_plays_none_twice(workers: W
     assert held.args == (match.pk, stuck_at)
     assert match.status == Match.Status.PLAYING
     assert held in held_tasks()
+    assert not [task for task in queued_tasks() if task.args[:1] == (match.pk,)]
 
     # A new worker's start-up sweep finds the table waiting for a bot and sets it going again.
     survivor = workers.start()
     wait_until(lambda: match_finished(match.pk), timeout=MATCH_TIMEOUT, what="the match to finish")
-    assert survivor.results(RESUME_TABLES) == ["1"]
+    logged(lambda: survivor.results(RESUME_TABLES) == ["1"], "the survivor's start-up sweep found the table")
     assert_finished(match)
     assert_played_once_and_replays(match)
     assert match.version > stuck_at
@@ -301,7 +310,7 @@ def test_a_worker_killed_mid_match_is_covered_by_the_periodic_sweep_of_another(w
     assert_finished(match)
     assert_played_once_and_replays(match)
     # The survivor's periodic sweep fired the lost move (no start-up sweep ran since the start).
-    assert "sweep fired 1 overdue turn(s)" in survivor.text()
+    logged(lambda: "sweep fired 1 overdue turn(s)" in survivor.text(), "the survivor's sweep fired the move")
     assert workers.results(RESUME_TABLES) == {"0": 2}
 
     redeliver([held])
@@ -396,7 +405,7 @@ def test_turn_timers_and_away_seats_run_in_a_worker_process(workers: WorkerSet, 
     wait_until(
         lambda: _seat(seat.pk).state == Seat.State.AWAY, timeout=MATCH_TIMEOUT, what="the grace period"
     )
-    assert worker.results(SEAT_GRACE_END) == ["True"]
+    logged(lambda: worker.results(SEAT_GRACE_END) == ["True"], "the worker's end of the grace period")
     grace_at = _last_seq(match)
     wait_until(
         lambda: MoveRecord.objects.filter(match=match, seat=0, seq__gt=grace_at).exists(),
