@@ -7,6 +7,8 @@
 // so that a finger drags the card instead of scrolling the page.
 
 const THRESHOLD = 6;
+const EDGE = 40; // px from the top or bottom edge where a drag scrolls the page
+const STEP = 12;
 
 /**
  * @param {HTMLElement} root where sources and targets live
@@ -65,6 +67,10 @@ export function installDrag(root, { drop, accepts = () => true }) {
       document.body.classList.add("dragging-card");
     }
     press.ghost.style.transform = `translate(${event.clientX - press.dx}px, ${event.clientY - press.dy}px)`;
+    // Near the top or bottom edge the page scrolls, so a far target (the discards above the rack
+    // on a phone) can be reached in one drag.
+    if (event.clientY < EDGE) window.scrollBy(0, -STEP);
+    else if (event.clientY > window.innerHeight - EDGE) window.scrollBy(0, STEP);
     mark(targetAt(event.clientX, event.clientY));
     event.preventDefault();
   }, { passive: false });

@@ -202,7 +202,11 @@ function rackQuery(f) {
   const groups = Rack.blocks(model.rack.slots).map((block) => block.keys.map(keyText));
   const move = Draft.isEmpty(model.draft) ? { kind: "play" } : Draft.toMove(model.draft);
   const query = { groups, move };
-  return { sig: `${model.frame.version}|${JSON.stringify(query)}`, query };
+  // The blocks' values depend only on the player's own cards; whether they may be laid down
+  // depends on the game, which changes for this seat only on its own turn: ask again on every
+  // frame of that turn, and once when it ends.
+  const when = f.myTurn ? `v${model.frame.version}` : "waiting";
+  return { sig: `${when}|${JSON.stringify(query)}`, query };
 }
 
 let checkTimer = null;
@@ -304,6 +308,7 @@ function send(move, at = "controls") {
 
 /** Where a refusal of the draft goes: next to the one table meld it adds to, else `fallback`. */
 function anchorFor(draft, fallback) {
+  if (draft.take) return "discard"; // a take from the pile or row: shown at the discards
   const melds = new Set([...draft.layoffs.map((lo) => lo.meld), ...draft.exchanges.map((ex) => ex.meld)]);
   if (!draft.melds.length && melds.size === 1) return `meld:${[...melds][0]}`;
   return fallback;

@@ -153,6 +153,7 @@ def drag(page: Any, source: Any, target: Any) -> None:
     rack_settled(page)
     start = end = None
     height = page.viewport_size["height"] if page.viewport_size else 720
+    margin = 48
     for attempt in range(20):
         try:
             if attempt == 0:
@@ -165,12 +166,13 @@ def drag(page: Any, source: Any, target: Any) -> None:
         if not (start and end):
             page.wait_for_timeout(50)
             continue
-        # Both ends must be on screen at once: scroll so that they are.
+        # Both ends must be on screen at once, away from the edges where a drag scrolls the page
+        # (static/js/drag.js, 40 px): scroll so that they are.
         top = min(start["y"], end["y"])
         bottom = max(start["y"] + start["height"], end["y"] + end["height"])
-        if top >= 0 and bottom <= height:
+        if top >= margin and bottom <= height - margin:
             break
-        assert bottom - top <= height, "the card and the drop target do not fit on one screen"
+        assert bottom - top <= height - 2 * margin, "the card and the drop target do not fit on one screen"
         page.evaluate(f"window.scrollBy(0, {top - (height - (bottom - top)) / 2})")
         start = end = None
     assert start, "the card to drag is not on screen"
