@@ -170,6 +170,7 @@ def test_two_players_play_through_the_page(
     _wait_version(other, start + 1)
     assert other.locator(f'.discards [data-card="{table.dealer_discard}"]').count() == 1
     assert other.inner_text("#turn-line") == "Your turn: draw a card"
+    _wait_version(mover, start + 1)  # the mover's own frame may come after the other's
     assert "13 cards" in mover.locator(".player.me").inner_text()
 
     # The other player draws from the stock.
