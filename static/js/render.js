@@ -222,7 +222,7 @@ function seatStrip(model, f) {
       const state = info ? (info.kind === "bot" ? "bot" : info.state) : "";
       const text = seatStateText(model, view, seat);
       return h("li", { class: `strip-seat${seat === view.turn && !f.over ? " to-move" : ""}${state ? ` state-${state}` : ""}`,
-        dataset: { seat: String(seat), state } },
+        dataset: { seat: String(seat), state: state || null } },
         state ? h("span", { class: "dot", "aria-hidden": "true" }) : null,
         h("span", { class: "strip-name" }, name),
         " ",

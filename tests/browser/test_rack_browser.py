@@ -450,3 +450,36 @@ def test_remi_the_atu_dragged_into_a_rack_meld(
     wait_version(ala, start + 2)
     ala.wait_for_selector(".scores-table tbody tr:not(.totals-row)", timeout=10000)
     assert js_errors(ala) == []
+
+
+def test_frames_without_seats_still_render(remik51: dict[str, Any], server_url: str, browser: Any) -> None:
+    """An older server sends no ``seats``: the table plays on, with no seat states shown."""
+    from django.conf import settings
+
+    ctx = browser.new_context()
+    ctx.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": remik51["ala"].cookie, "url": server_url}]
+    )
+    # Every state frame the page reads (the one in the page and those from the socket) loses its
+    # "seats", as an older server wrote them.
+    ctx.add_init_script(
+        """(() => {
+          const parse = JSON.parse;
+          JSON.parse = function (text, reviver) {
+            const value = parse.call(this, text, reviver);
+            if (value && typeof value === "object" && value.type === "state") delete value.seats;
+            return value;
+          };
+        })();"""
+    )
+    page = ctx.new_page()
+    page.goto(f"{server_url}/matches/{remik51['match'].pk}/")
+    wait_live(page)
+    start = version(page)
+    assert page.evaluate("window.remiTable.model.frame.seats === undefined")
+    assert page.locator("#seat-strip li").count() == 2
+    assert page.locator("#seat-strip li[data-state]").count() == 0
+    assert page.locator(".seat-state").count() == 0
+    assert page.locator("#away-banner").count() == 0
+    drag(page, _card(page, remik51["ids"]["2C"]), page.locator("#discard-box"))
+    wait_version(page, start + 1)
