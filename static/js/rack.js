@@ -4,7 +4,7 @@
 // is a meld and what it is worth (games/views_rack.py).
 //
 // The order is kept in localStorage per match and seat, so it survives frames and reloads; cards
-// that leave the hand disappear from it, new cards go to the first free slot.
+// that leave the hand disappear from it, new cards go to the first free slot with no card beside it.
 
 /** Empty slots the rack always has beyond its cards (RMI-Q25: always more slots than cards). */
 export const SPARE = 4;
@@ -57,7 +57,7 @@ function sized(slots) {
 
 /**
  * The rack for the cards `keys` (in hand order): cards that left are removed, new ones go to the
- * first free slot, the others stay where the player put them. `slots` may be null (a new rack).
+ * first free slot with no card beside it, the others stay where the player put them. `slots` may be null (a new rack).
  */
 export function reconcile(slots, keys) {
   const wanted = new Set(keys);
@@ -72,12 +72,22 @@ export function reconcile(slots, keys) {
     // A new rack: the cards in hand order from the first slot.
     return sized(fresh);
   }
-  for (const key of fresh) {
-    const free = out.indexOf(null);
-    if (free >= 0) out[free] = key;
-    else out.push(key);
-  }
+  for (const key of fresh) out[freeSlotApart(out)] = key;
   return sized(out);
+}
+
+/**
+ * The first empty slot with no card on either side, so that a card arriving (a draw, a take)
+ * joins no block and splits none; at the end, after a gap, when there is none.
+ */
+function freeSlotApart(out) {
+  const empty = (i) => i < 0 || i >= out.length || out[i] === null;
+  for (let i = 0; i < out.length; i += 1) {
+    if (out[i] === null && empty(i - 1) && empty(i + 1)) return i;
+  }
+  const end = trimEnd(out).length;
+  while (out.length < end + 2) out.push(null);
+  return end + 1;
 }
 
 /**

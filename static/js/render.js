@@ -281,7 +281,7 @@ export function renderBoard(model, f, act) {
         const canTake = takeable.includes(c) && !f.taking;
         const el = canTake
           ? cardEl(c, { key: `take:${c}`, label: `take ${cardName(c)} from the discards`, onclick: () => (alone ? act.take(c) : act.startTake(c)),
-              classes: `${classes} takeable`, disabled: !f.canAct })
+              classes: `${classes} takeable`, disabled: !f.canAct, drag: `take:${c}` })
           : cardEl(c, { classes });
         return h("li", {}, el);
       }),

@@ -8,6 +8,7 @@ import { MatchConnection, newCommandId } from "./connection.js";
 import { h, patch } from "./dom.js";
 import * as Draft from "./draft.js";
 import { installDrag } from "./drag.js";
+import { familyOf, takeAlone } from "./families.js";
 import * as Rack from "./rack.js";
 import {
   describeEvents,
@@ -82,6 +83,7 @@ const model = {
   rackCheck: null, // {sig, data}: the server's answer (games/views_rack.py)
   rackCheckError: false,
   atuOnRack: false, // the player put the atu on the rack (RMI-UI-11)
+  wantSlot: null, // {key, index}: a card dragged from the discards onto the rack, placed when it arrives
   returning: false, // this tab marked the seat away when it left; it takes it back on its own
   prefs: { large: readPref("large"), four: readPref("four") },
   setPref(name, on) {
@@ -130,6 +132,11 @@ function syncRack(f) {
   const keys = rackItems(model, f).map((item) => item.key);
   const before = JSON.stringify(model.rack.slots);
   model.rack.slots = Rack.reconcile(model.rack.slots, keys);
+  // A card taken by dropping it on a slot goes to that slot once it is in the hand.
+  if (model.wantSlot && model.rack.slots.includes(model.wantSlot.key)) {
+    model.rack.slots = Rack.moveTo(model.rack.slots, model.wantSlot.key, model.wantSlot.index);
+    model.wantSlot = null;
+  }
   if (JSON.stringify(model.rack.slots) !== before && f.seated) Rack.save(rackKey, model.rack.slots);
 }
 
@@ -277,6 +284,7 @@ function onFrame(frame) {
     // command was not read; the connection sends it again by itself.)
     model.error = { code: frame.code, message: frame.message };
     model.errorAt = model.pendingAt;
+    model.wantSlot = null;
   }
   model.pending = connection ? connection.pending : null;
   render();
@@ -518,14 +526,23 @@ installDrag(root, {
   accepts(payload, target) {
     const f = facts(model);
     const [kind, key] = splitOnce(payload);
-    if (target.startsWith("slot:")) return kind === "rack" || (kind === "atu" && f.canBuild);
+    if (target.startsWith("slot:")) {
+      if (kind === "take") return f.canAct && f.moves.includes("take") && !f.taking;
+      return kind === "rack" || (kind === "atu" && f.canBuild);
+    }
     if (kind !== "rack") return false;
     if (target === "discard") return f.canAct && f.moves.includes("discard") && (model.frame.view.hand || []).includes(key);
     return f.canBuild && f.canAct; // a table meld or its joker
   },
   drop(payload, target) {
-    const [, key] = splitOnce(payload);
-    if (target.startsWith("slot:")) {
+    const [kind, key] = splitOnce(payload);
+    if (kind === "take") {
+      // A discard dragged onto the rack: the take starts (the gin family and Knock-108: the take
+      // is sent), and the card goes to the slot it was dropped on.
+      model.wantSlot = { key, index: Number(target.slice(5)) };
+      if (takeAlone(familyOf(model.frame.view))) actions.take(key);
+      else actions.startTake(key);
+    } else if (target.startsWith("slot:")) {
       actions.place(key, Number(target.slice(5)));
     } else if (target === "discard") {
       model.selected = [key];

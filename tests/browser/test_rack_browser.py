@@ -314,12 +314,17 @@ def test_remi_deep_take_with_preview_and_a_joker_buy_back(
     assert version(ala) == start
     assert ala.locator(f'#hand button.card.src-along[data-card="{six}"]').count() == 1
 
-    # The meld on the rack: 4H and 5H to free slots, then 3H dropped on the 4H, which (with the
-    # 5H behind it) shifts one slot along (RMI-UI-3).
+    click(ala, "Cancel take")
+    assert ala.locator(".discards .card.picked").count() == 0
+
+    # The meld on the rack: 4H and 5H to free slots, then the 3H dragged from the row onto the
+    # 4H: the take starts, and the 3H is inserted there, the 4H and 5H shifting along (RMI-UI-3).
     spot = free_run(rack_slots(ala), 3)
     drag(ala, _card(ala, ids["4H"]), _slot(ala, spot))
     drag(ala, _card(ala, ids["5H"]), _slot(ala, spot + 1))
-    drag(ala, _card(ala, three), _slot(ala, spot))
+    drag(ala, ala.locator(f'.discards button[data-card="{three}"]'), _slot(ala, spot))
+    assert "2 cards that come along" in ala.inner_text("#draft")
+    assert version(ala) == start
     assert rack_slots(ala)[spot : spot + 3] == [three, ids["4H"], ids["5H"]]
     _wait_ready(ala)
     points = remi_row["points"]
@@ -354,8 +359,8 @@ def test_remi_deep_take_with_preview_and_a_joker_buy_back(
     assert ala.locator("#draft .draft-exchange").count() == 1
     freed = ala.locator("#hand button.card.src-freed")
     assert freed.count() == 1
-    # The freed joker lands beside the kings: the rack offers the set K K ★ too. Keep the joker
-    # apart instead, and lay down only the exchange.
+    # The freed joker arrives on the rack (a slot with no card beside it); a drag moves it like
+    # any card. Only the exchange is laid down.
     spare = free_run(rack_slots(ala), 1)
     drag(ala, freed, _slot(ala, spare))
     _wait_ready(ala)
