@@ -223,23 +223,27 @@ def test_two_workers_on_one_queue_apply_each_move_exactly_once(workers: WorkerSe
 
 
 def _kill_while_holding(
-    doomed: WorkerProcess, match: Match, *, others: tuple[WorkerProcess, ...] = ()
+    doomed: WorkerProcess, match: Match, *, others: tuple[WorkerProcess, ...] = (), task: str = BOT_MOVE
 ) -> HeldTask:
-    """SIGKILL ``doomed`` at a moment it holds the task of the move ``match`` waits for.
+    """SIGKILL ``doomed`` at a moment it holds the ``task`` (the bot's move, or the turn timer)
+    that ``match`` waits for at its current version.
 
     Every worker is frozen (SIGSTOP) while we look, so what we see is what ``doomed`` holds
     when it dies; which worker holds a message, its log says (``Task ...[id] received``). If
     ``doomed`` holds nothing for the current version just then, all run on a little.
     """
     frozen = (doomed, *others)
-    for _ in range(300):
+    deadline = time.monotonic() + MATCH_TIMEOUT
+    while time.monotonic() < deadline:
         for worker in frozen:
             worker.signal(signal.SIGSTOP)
         version = Match.objects.values_list("version", flat=True).get(pk=match.pk)
         held = [
-            task
-            for task in held_tasks()
-            if task.task == BOT_MOVE and task.args == (match.pk, version) and doomed.received(task.task_id)
+            message
+            for message in held_tasks()
+            if message.task == task
+            and message.args == (match.pk, version)
+            and doomed.received(message.task_id)
         ]
         if held:
             doomed.kill()
@@ -248,7 +252,7 @@ def _kill_while_holding(
         if held:
             return held[0]
         time.sleep(0.03)
-    raise AssertionError("the worker never held the match's next move")
+    raise AssertionError(f"the worker never held the match's {task}")
 
 
 @pytest.mark.timeout(180)
@@ -342,11 +346,6 @@ def _persons_turn_ready(match: Match) -> bool:
     )
 
 
-def timers_acted(worker: WorkerProcess) -> list[str]:
-    """What the worker's turn timers did, leaving out those that found nothing to do."""
-    return [r for r in worker.results(TURN_TIMEOUT) if r not in ("'stale'", "'early'", "'paused'", "'over'")]
-
-
 def _play_persons_turn(match: Match, user: Any) -> None:
     """The person's whole turn (draw ... discard) through move_submit, as the site's socket would."""
     while True:
@@ -359,9 +358,8 @@ def _play_persons_turn(match: Match, user: Any) -> None:
 
 
 @pytest.mark.timeout(180)
-def test_turn_timers_and_away_seats_run_in_a_worker_process(workers: WorkerSet, settings: Settings) -> None:
-    # The worker alone fires the timers (no periodic sweep); two timeouts in a row mark a seat away.
-    worker = workers.start(AWAY_AFTER_TIMEOUTS="2", AWAY_GRACE_SECONDS="1", TURN_SWEEP_SECONDS="0")
+def test_turn_timers_and_away_seats_run_in_worker_processes(workers: WorkerSet, settings: Settings) -> None:
+    doomed = workers.start(TURN_SWEEP_SECONDS="0")
     settings.AWAY_GRACE_SECONDS = 1.0  # the countdown of the grace period is set where the socket closes
     ala = make_user("ala")
     room = services.room_create(
@@ -371,13 +369,29 @@ def test_turn_timers_and_away_seats_run_in_a_worker_process(workers: WorkerSet, 
     services.seat_add_bot(room=room, index=1)
     match = services.match_start(room=room)
 
-    # Ala does not play: her turn timer runs out twice in the worker; the stand-in plays those
-    # turns, and the second time marks her away (RMI-NET-3).
+    # Ala never plays. Her first turn timer (a countdown task) is in a worker's hands when it is
+    # killed hard: nothing will fire it before the broker's visibility timeout.
+    held = _kill_while_holding(doomed, match, task=TURN_TIMEOUT)
+    match.refresh_from_db()
+    stuck_at = match.version
+    assert held.args == (match.pk, stuck_at)
+    assert match.game_state().turn == 0
+    assert not [task for task in queued_tasks() if task.args[:1] == (match.pk,)]
+    assert not MoveRecord.objects.filter(match=match, seat=0).exists()
+
+    # The next worker fires it anyway (its start-up sweep schedules the timer of every table
+    # waiting for a person; its periodic sweep fires overdue deadlines). The stand-in plays her
+    # turn; her next timer runs out too, and two in a row mark her away (RMI-NET-3).
+    worker = workers.start(AWAY_AFTER_TIMEOUTS="2", AWAY_GRACE_SECONDS="1", TURN_SWEEP_SECONDS="0.5")
     wait_until(lambda: _seat(seat.pk).state == Seat.State.AWAY, timeout=MATCH_TIMEOUT, what="ala marked away")
-    wait_until(lambda: len(timers_acted(worker)) >= 2, timeout=10, what="the worker's log of the timers")
-    acted = timers_acted(worker)
-    assert acted == ["'timeout'", "'away'"]
+    timed_out = f"match {match.pk}: seat 0 timed out"
+    logged(lambda: worker.text().count(timed_out) == 2, "the worker's log of the two timeouts")
+    assert f"{timed_out} (1 in a row)" in worker.text()
+    assert f"{timed_out} (2 in a row)" in worker.text()
     away_at = _last_seq(match)
+    # The dead worker's timer, handed out again (as after the visibility timeout), does nothing.
+    redeliver([held])
+    logged(lambda: worker.result_of(held.task_id) == "'stale'", "the redelivered timer found nothing to do")
 
     # Away: the bot plays her turns without waiting for a timer, as a stand-in.
     wait_until(
@@ -385,7 +399,7 @@ def test_turn_timers_and_away_seats_run_in_a_worker_process(workers: WorkerSet, 
         timeout=MATCH_TIMEOUT,
         what="a turn of hers played while away",
     )
-    assert timers_acted(worker) == acted
+    assert worker.text().count(timed_out) == 2  # played for without waiting for a timer
 
     # "I'm back": the same seat, score and position; the stand-in stops; her turns wait for her.
     assert services.seat_back(match_id=match.pk, user=ala)
