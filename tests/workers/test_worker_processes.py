@@ -133,8 +133,8 @@ def test_a_room_of_bots_of_every_variant_plays_to_the_end_through_worker_process
     workers: WorkerSet,
 ) -> None:
     # Seven tables at once, as on a site: two worker processes share them.
-    workers.start()
-    workers.start()
+    for worker in [workers.start(wait=False), workers.start(wait=False)]:
+        worker.wait_ready()
     matches = {variant: start_bot_match(variant, options, seats) for variant, options, seats in VARIANTS}
 
     # Nothing else: the workers play every move.
@@ -174,9 +174,8 @@ def test_two_workers_on_one_queue_apply_each_move_exactly_once(workers: WorkerSe
     ]
     # Both start together: each one's start-up sweep schedules the move every match waits for,
     # on top of the move match_start scheduled. Two or three tasks for one version from the start.
-    first, second = workers.start(wait=False), workers.start(wait=False)
-    first.wait_ready()
-    second.wait_ready()
+    for worker in [workers.start(wait=False), workers.start(wait=False)]:
+        worker.wait_ready()
 
     # Meanwhile a second copy of the task for each version a match reaches (as a redelivery,
     # a second sweep or a retry would send): it races the one the previous move scheduled.
@@ -191,7 +190,7 @@ def test_two_workers_on_one_queue_apply_each_move_exactly_once(workers: WorkerSe
                 tasks.bot_move.apply_async((match_id, version))
                 copied[match_id] = version
                 copies += 1
-        time.sleep(0.005)
+        time.sleep(0.02)
         assert time.monotonic() < deadline, "the matches did not finish"
 
     versions = 0
@@ -297,8 +296,9 @@ def test_a_worker_killed_mid_match_loses_no_move_and_plays_none_twice(workers: W
 def test_a_worker_killed_mid_match_is_covered_by_the_periodic_sweep_of_another(workers: WorkerSet) -> None:
     # Two workers from the start; no worker starts after the kill, so no start-up sweep runs:
     # only the other worker's periodic sweep (every TURN_SWEEP_SECONDS) can find the lost move.
-    doomed = workers.start(BOT_MOVE_DELAY="0.3", TURN_SWEEP_SECONDS="0")
+    doomed = workers.start(BOT_MOVE_DELAY="0.3", TURN_SWEEP_SECONDS="0", wait=False)
     survivor = workers.start(TURN_SWEEP_SECONDS="0.5")
+    doomed.wait_ready()
     wait_until(lambda: workers.results(RESUME_TABLES) == {"0": 2}, what="the start-up sweeps (no table yet)")
     match = start_bot_match("gin", {"target": 10}, 2)
     wait_until(lambda: Match.objects.get(pk=match.pk).version >= 5, timeout=MATCH_TIMEOUT, what="a few moves")
