@@ -9,6 +9,7 @@
 const THRESHOLD = 6;
 const EDGE = 40; // px from the top or bottom edge where a drag scrolls the page
 const STEP = 12;
+const TAP_WINDOW_MS = 700;
 
 /**
  * @param {HTMLElement} root where sources and targets live
@@ -18,6 +19,8 @@ const STEP = 12;
 export function installDrag(root, { drop, accepts = () => true }) {
   let press = null; // {id, x, y, el, payload, ghost, over}
   let swallowClick = false;
+  let tapUntil = 0; // a finger's tap was clicked by the page until then
+  let clicking = false;
 
   const targetAt = (x, y) => {
     const el = document.elementFromPoint(x, y);
@@ -78,7 +81,17 @@ export function installDrag(root, { drop, accepts = () => true }) {
   window.addEventListener("pointerup", (event) => {
     if (!press || event.pointerId !== press.id) return;
     if (!press.ghost) {
-      press = null; // a tap: the click that follows does the work
+      // A tap. With a mouse the click that follows does the work; with a finger the page clicks
+      // the card itself (a browser may not send the click after a touch that followed a drag),
+      // and a click the browser does send right after is not counted twice.
+      const { el } = press;
+      press = null;
+      if (event.pointerType === "touch") {
+        tapUntil = performance.now() + TAP_WINDOW_MS;
+        clicking = true;
+        el.click();
+        clicking = false;
+      }
       return;
     }
     const target = targetAt(event.clientX, event.clientY);
@@ -93,8 +106,15 @@ export function installDrag(root, { drop, accepts = () => true }) {
     if (press && event.pointerId === press.id) cleanup();
   });
 
-  // The click the browser sends after a drag is not a tap.
+  // The click the browser sends after a drag is not a tap; nor is its click after a finger's tap
+  // the page has already clicked.
   root.addEventListener("click", (event) => {
+    if (!clicking && performance.now() < tapUntil && event.target instanceof Element && event.target.closest("[data-drag]")) {
+      tapUntil = 0;
+      event.stopPropagation();
+      event.preventDefault();
+      return;
+    }
     if (swallowClick) {
       swallowClick = false;
       event.stopPropagation();

@@ -184,6 +184,28 @@ def drag(page: Any, source: Any, target: Any) -> None:
     page.mouse.up()
 
 
+def touch_drag(page: Any, source: Any, target: Any) -> None:
+    """Drag ``source`` onto ``target`` with a finger (touch events through the DevTools protocol;
+    the page sees pointer events of type "touch"). The context needs ``has_touch=True``."""
+    rack_settled(page)
+    target.scroll_into_view_if_needed()
+    source.scroll_into_view_if_needed()
+    start, end = source.bounding_box(), target.bounding_box()
+    assert start, "the card to drag is not on screen"
+    assert end, "the drop target is not on screen"
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+        for step in range(1, 9):
+            x, y = x0 + (x1 - x0) * step / 8, y0 + (y1 - y0) * step / 8
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+
+
 def rack_settled(page: Any) -> None:
     """Wait until the server has answered about the rack as it is now (``data-rack="checked"``)."""
     if page.locator("#hand.rack").count():

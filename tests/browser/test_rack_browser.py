@@ -40,6 +40,7 @@ from tests.browser.tablekit import (
     rig,
     seat_of,
     start_match,
+    touch_drag,
     users,
     version,
     wait_live,
@@ -488,3 +489,27 @@ def test_frames_without_seats_still_render(remik51: dict[str, Any], server_url: 
     assert page.locator("#away-banner").count() == 0
     drag(page, _card(page, remik51["ids"]["2C"]), page.locator("#discard-box"))
     wait_version(page, start + 1)
+
+
+def test_a_finger_drags_a_card_along_the_rack(remik51: dict[str, Any], server_url: str, browser: Any) -> None:
+    """Touch: a finger on a card drags it (Pointer Events of type "touch"; the card has
+    ``touch-action: none`` so the page does not scroll instead)."""
+    page = open_page(
+        browser,
+        server_url,
+        remik51["match"].pk,
+        remik51["bartek"],
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+    )
+    page.evaluate("window.sameDocument = true")
+    card = remik51["theirs"]["QC"]
+    spare = free_run(rack_slots(page), 1)
+    touch_drag(page, page.locator(f'#hand button.card[data-card="{card}"]'), _slot(page, spare))
+    assert page.evaluate("window.sameDocument === true")
+    assert rack_slots(page)[spare] == card
+    # A tap after the drag still selects a card.
+    other = remik51["theirs"]["9H"]
+    page.locator(f'#hand button.card[data-card="{other}"]').tap()
+    assert page.get_attribute(f'#hand button.card[data-card="{other}"]', "aria-pressed") == "true"
