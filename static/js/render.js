@@ -419,7 +419,7 @@ function renderRack(model, f, act) {
     slots.map((key, index) => {
       const block = found.get(index);
       const value = block && block.answer && block.answer.meld
-        ? h("span", { class: "block-value", style: `--span: ${block.length}`, role: "note",
+        ? h("span", { class: "block-value", style: `--span: ${block.length}`, dataset: { start: String(index), length: String(block.length) }, role: "note",
             "aria-label": t("meld worth %(points)s points", { points: block.answer.points }) },
             `${block.answer.points}`)
         : null;

@@ -128,6 +128,27 @@ document.getElementById("match")?.classList.add("live");
 
 let focusFallback = null;
 
+/**
+ * A block's value spans its cards, but not past the end of the rack's row when the block wraps:
+ * the rack's columns are measured, and each label is cut to the slots left in its row.
+ */
+function fitBlockLabels() {
+  const rack = document.getElementById("hand");
+  const first = rack && rack.querySelector("li.slot");
+  if (!first) return;
+  const style = getComputedStyle(rack);
+  const gap = parseFloat(style.columnGap) || 0;
+  const inner = rack.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const cols = Math.max(1, Math.floor((inner + gap) / (first.getBoundingClientRect().width + gap)));
+  for (const label of rack.querySelectorAll(".block-value")) {
+    const start = Number(label.dataset.start);
+    const length = Number(label.dataset.length);
+    label.style.setProperty("--span", String(Math.min(length, cols - (start % cols))));
+  }
+}
+
+window.addEventListener("resize", () => fitBlockLabels());
+
 function syncRack(f) {
   const keys = rackItems(model, f).map((item) => item.key);
   const before = JSON.stringify(model.rack.slots);
@@ -163,6 +184,7 @@ function render() {
   table.classList.toggle("cards-large", model.prefs.large);
   table.classList.toggle("deck-four", model.prefs.four);
   scheduleRackCheck(f);
+  fitBlockLabels();
   const query = rackQuery(f);
   root.dataset.rack = !query.query ? "off" : model.rackCheck && model.rackCheck.sig === query.sig ? "checked" : "checking";
   // Keep keyboard focus where it was; if that control is gone or disabled, go to a sensible one.

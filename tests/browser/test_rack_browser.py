@@ -330,6 +330,7 @@ def test_remi_deep_take_with_preview_and_a_joker_buy_back(
     _wait_ready(ala)
     points = remi_row["points"]
     assert ala.locator("#hand .block-value").first.inner_text() == str(points)
+    assert no_sideways_scroll(ala)  # a block that wraps to the next row keeps its value inside the rack
     ala.screenshot(path=str(artifacts / "rack-phone-remi-deep-take.png"), full_page=True)
     click(ala, f"Lay down all (1 meld, {points} points)")
     wait_version(ala, start + 1)
