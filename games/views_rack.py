@@ -43,6 +43,7 @@ from games.engine.melds import read_meld
 from games.engine.moves import Play, TakeDiscard
 from games.engine.search import _order_for_meld  # plausible orders of a block (jokers declared)
 from games.errors import MatchNotFoundError
+from games.i18n_errors import translated_message
 
 MAX_GROUPS = 12
 MAX_CARDS = 40
@@ -116,7 +117,7 @@ def rack_check(request: HttpRequest, match_id: int) -> JsonResponse:
         try:
             engine.apply_move(state, seat, move)
         except IllegalMoveError as error:
-            lay_down.update(possible=False, code=error.code, message=str(error))
+            lay_down.update(possible=False, code=error.code, message=_said(error))
         else:
             lay_down.update(possible=True)
     return JsonResponse({"version": match.version, "seat": seat, "groups": answers, "lay_down": lay_down})
@@ -168,8 +169,13 @@ def _read_block(rules: Any, group: list[Card]) -> tuple[dict[str, Any], Any]:
     return {
         "meld": False,
         "code": error.code if error else "not_a_meld",
-        "message": str(error) if error else "",
+        "message": _said(error) if error else "",
     }, None
+
+
+def _said(error: IllegalMoveError) -> str:
+    """The refusal in the page's language (games/i18n_errors.py; English keeps the engine's words)."""
+    return translated_message(error.code, error.to_dict(), None)
 
 
 @require_POST

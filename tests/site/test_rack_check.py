@@ -200,3 +200,13 @@ def test_the_match_page_carries_the_players_card_display() -> None:
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert 'data-cards-large="true"' in page
     assert 'data-cards-four="false"' in page
+
+
+def test_the_reason_comes_in_the_players_language() -> None:
+    match, players = _table()
+    players[0].language = "pl"
+    players[0].save(update_fields=["language"])
+    low = _ask(players[0], match, [["9S", "TS", "JS"]])["lay_down"]
+    assert low["code"] == "opening_too_low"
+    assert "29" in low["message"]
+    assert "potrzeba" in low["message"]  # "Twoje wyłożenie jest warte 29 pkt; potrzeba co najmniej 51."
