@@ -514,3 +514,29 @@ def test_a_finger_drags_a_card_along_the_rack(remik51: dict[str, Any], server_ur
     other = remik51["theirs"]["9H"]
     page.locator(f'#hand button.card[data-card="{other}"]').tap()
     assert page.get_attribute(f'#hand button.card[data-card="{other}"]', "aria-pressed") == "true"
+
+
+def _groups(slots: list[str | None]) -> list[list[str]]:
+    """The cards of the rack in groups between empty slots, as faces ("9S#1" -> "9S")."""
+    out: list[list[str]] = [[]]
+    for key in slots:
+        if key is None:
+            if out[-1]:
+                out.append([])
+        else:
+            out[-1].append(key.split("#")[0])
+    return [group for group in out if group]
+
+
+def test_sorting_the_rack_by_sets_and_by_runs(remik51: dict[str, Any], server_url: str, browser: Any) -> None:
+    # Bartek holds 3H 4H 6C 7D KD QC 2D 9H 4C; it is not his turn: the rack is his all the same.
+    page = open_page(browser, server_url, remik51["match"].pk, remik51["bartek"])
+    click(page, "Sort the rack by sets")
+    assert _groups(rack_slots(page)) == [["2D"], ["3H"], ["4H", "4C"], ["6C"], ["7D"], ["9H"], ["QC"], ["KD"]]
+    click(page, "Sort the rack by runs")
+    # By suit (spades, hearts, clubs, diamonds), rank order, an empty slot between suits.
+    assert _groups(rack_slots(page)) == [["3H", "4H", "9H"], ["4C", "6C", "QC"], ["2D", "7D", "KD"]]
+    arranged = rack_slots(page)
+    page.reload()
+    wait_live(page)
+    assert rack_slots(page) == arranged
