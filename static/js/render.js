@@ -683,12 +683,24 @@ export function renderScores(model, f) {
     h("table", { class: "table scores-table" }, h("thead", {}, head), h("tbody", {}, rows, totals),
       foot.length ? h("tfoot", {}, foot) : null),
     scoreExtras(model, f),
+    fairDeal(view, family),
     rounds.length
       ? h("details", { class: "round-details", dataset: { keep: "round-details" } }, h("summary", {}, `Every ${word.toLowerCase()}’s lines`),
           rounds.slice().reverse().map((r) => h("div", {}, h("h3", {}, `${word} ${r.round}`), roundLines(view, r))))
       : h("p", { class: "aside" }, `No ${word.toLowerCase()} finished yet.`),
     f.over ? h("p", { class: "winners" }, h("strong", {}, "Winners: "), (view.winners || []).map((s) => seatName(view, s)).join(", ")) : null,
   ];
+}
+
+/** The fair-deal line: the commitment (SHA-256 of the seed) of the deal being played, published
+ * before anyone plays, and the seed itself once the match is over; the match page and /verify/
+ * check them. */
+function fairDeal(view, family) {
+  if (!view.commitment) return null;
+  const short = (hex) => h("code", { title: hex }, `${hex.slice(0, 16)}…`);
+  return h("p", { class: "aside fair-deal", id: "fair-deal", dataset: { commitment: view.commitment } },
+    `${t("Fair deal")} · ${roundWord(family)} ${view.round}: `, t("commitment (SHA-256 of the seed)"), " ", short(view.commitment),
+    view.revealed_seed ? [" · ", t("seed revealed"), " ", short(view.revealed_seed)] : null);
 }
 
 /** One line about what just happened, from the frame's events. */

@@ -447,7 +447,7 @@ def test_the_end_of_the_match_shows_the_winners_and_the_scores(
 
 
 @pytest.fixture
-def paused(transactional_db: None, settings: Any) -> tuple[int, Seat]:
+def paused(transactional_db: None, settings: Any) -> tuple[int, Seat, str]:
     """A Remi match just after its first round ended, with a long pause before the next one."""
     settings.ROUND_PAUSE_SECONDS = 120
     match, users = _remi_match({"max_players": 2, "rounds": 3}, b"browser remi pause")
@@ -457,13 +457,14 @@ def paused(transactional_db: None, settings: Any) -> tuple[int, Seat]:
     if "clock" not in selectors.match_frame_for(match_id=match.pk, user=users[0]):
         pytest.skip("state frames carry no clock yet")
     seat = match.game_state().turn
-    return match.pk, Seat(NAMES[seat], _cookie(users[seat]), seat)
+    commitment = match.rounds.get(number=2).commitment
+    return match.pk, Seat(NAMES[seat], _cookie(users[seat]), seat), commitment
 
 
 def test_the_pause_between_rounds_counts_down_with_the_round_lines(
-    paused: tuple[int, Seat], server_url: str, browser: Any, artifacts: Path
+    paused: tuple[int, Seat, str], server_url: str, browser: Any, artifacts: Path
 ) -> None:
-    match_id, seat = paused
+    match_id, seat, commitment = paused
     page = _open(browser, server_url, match_id, seat)
 
     banner = page.inner_text("#tbl-banner")
@@ -475,6 +476,9 @@ def test_the_pause_between_rounds_counts_down_with_the_round_lines(
     assert page.inner_text("#turn-timer") == ""
     assert page.get_by_role("button", name="Draw from stock").count() == 0
     assert page.locator(".scores-table tbody tr").count() == 2
+    # The next deal's commitment is on the table before anyone plays it (the one stored for it).
+    assert page.get_attribute("#fair-deal", "data-commitment") == commitment
+    assert commitment[:16] in page.inner_text("#fair-deal")
     page.screenshot(path=str(artifacts / "table-pause.png"))
 
 
