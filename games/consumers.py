@@ -47,6 +47,7 @@ from django.db import close_old_connections, connections
 from games import broadcast, protocol, selectors, services
 from games.engine import IllegalMoveError
 from games.errors import GameError, MatchNotFoundError, StaleVersionError
+from games.i18n_errors import language_for_scope, localize_error_frame
 from games.models import Match
 
 logger = logging.getLogger(__name__)
@@ -207,6 +208,7 @@ class RateLimitMixin:
             await self.close(code=CLOSE_RATE_LIMITED)  # type: ignore[attr-defined]
             return False
         frame = protocol.error_frame(self.limiter.error(), request_id=_request_id(text_data))
+        frame = localize_error_frame(frame, language_for_scope(self.scope))  # type: ignore[attr-defined]
         await self.send(text_data=json.dumps(frame))  # type: ignore[attr-defined]
         return False
 
@@ -363,6 +365,12 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
             logger.exception("match %s: command %r failed", self.match_id, request_id)
             await self.send_json(protocol.error_frame(error, request_id=request_id))
             await self._send_fresh_frame()
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # An error frame's message in the socket user's language (games/i18n_errors.py).
+        if isinstance(content, dict) and content.get("type") == "error":
+            content = localize_error_frame(content, language_for_scope(self.scope))
+        await super().send_json(content, close)
 
     async def match_frame(self, message: dict[str, Any]) -> None:
         """Layer message ``broadcast.FRAME_MESSAGE``: a frame already built for this audience."""
