@@ -8,6 +8,8 @@ a redelivery after a worker died, a late ETA) therefore do nothing. Tasks are ac
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
@@ -48,11 +50,13 @@ def bot_move(match_id: int, version: int) -> str:
 @shared_task(
     **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
 )
-def turn_timeout(match_id: int, version: int) -> str:
-    """The turn timer of a person's turn at ``version`` (``services.turn_overdue``). Returns what
-    happened: ``timeout``/``away`` (the stand-in played the rest of the turn), ``played``,
-    ``stale``, ``over``, ``gone``; ``early`` or ``paused`` schedule it again for its deadline."""
-    result = services.turn_overdue(match_id=match_id, expected_version=version)
+def turn_timeout(match_id: int, version: int, turn_started: str | None = None) -> str:
+    """The turn timer of a person's turn at ``version``, or of the whole turn that began at
+    ``turn_started`` (ISO 8601; ``services.turn_overdue``). Returns what happened:
+    ``timeout``/``away`` (the stand-in played the rest of the turn), ``played``, ``stale``,
+    ``over``, ``gone``; ``early`` or ``paused`` schedule it again for its deadline."""
+    started = datetime.fromisoformat(turn_started) if turn_started else None
+    result = services.turn_overdue(match_id=match_id, expected_version=version, turn_started=started)
     if result in ("early", "paused"):
         services.match_schedule(match_id=match_id, timers_only=True)
     return result

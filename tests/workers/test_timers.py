@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from celery.signals import before_task_publish
 from django.db import connection
 from django.utils import timezone
 from pytest_django.fixtures import Settings
@@ -149,27 +150,53 @@ def test_a_move_by_the_player_resets_the_count() -> None:
 
 
 @pytest.mark.timeout(60)
-def test_the_timer_is_scheduled_for_every_version_of_the_turn() -> None:
+def test_one_timer_per_turn_holds_for_every_move_of_the_turn() -> None:
     room, people = _table(turn_seconds=1)
     match = _play_until_turn_of(services.match_start(room=room), 0, people)
-    # The player draws (the version moves on): the timer of the draw's version ends the turn.
+    # The player draws (the version moves on, the turn does not): no new timer is queued.
     state = match.game_state()
-    services.move_submit(
-        match_id=match.pk,
-        user=people[0],
-        move=choose_move(engine.view_for(state, 0)),
-        expected_version=match.version,
-    )
+    sent: list[str] = []
+
+    def note(sender: Any = None, **kwargs: Any) -> None:
+        sent.append(str(sender))
+
+    before_task_publish.connect(note, weak=False)
+    try:
+        services.move_submit(
+            match_id=match.pk,
+            user=people[0],
+            move=choose_move(engine.view_for(state, 0)),
+            expected_version=match.version,
+        )
+    finally:
+        before_task_publish.disconnect(note)
     drawn = Match.objects.get(pk=match.pk)
     if drawn.game_state().turn != 0:
         pytest.skip("the player's first move ended the turn (nothing left to time)")
+    assert drawn.turn_started == match.turn_started
+    assert "games.tasks.turn_timeout" not in sent
+    earlier_turn = match.turn_started - timedelta(seconds=30)
     with task_log() as log, running_worker():
-        # The worker purged the queue: schedule as the commit did.
-        services.turn_timer_schedule(match_id=match.pk, version=drawn.version, deadline=drawn.turn_deadline)
-        services.turn_timer_schedule(match_id=match.pk, version=match.version, deadline=drawn.turn_deadline)
+        # The worker purged the queue: schedule the turn's timer as the turn's first commit did
+        # (at the turn's first version), and a timer of an earlier turn.
+        services.turn_timer_schedule(
+            match_id=match.pk,
+            version=match.version,
+            deadline=drawn.turn_deadline,
+            turn_started=match.turn_started,
+        )
+        services.turn_timer_schedule(
+            match_id=match.pk, version=match.version, deadline=drawn.turn_deadline, turn_started=earlier_turn
+        )
         wait_until(lambda: len(log.results("games.tasks.turn_timeout")) >= 2, what="both timers")
-    assert log.results("games.tasks.turn_timeout", (match.pk, drawn.version)) == ["timeout"]
-    assert log.results("games.tasks.turn_timeout", (match.pk, match.version)) == ["stale"]
+    results = log.results("games.tasks.turn_timeout")
+    assert sorted(results) == ["stale", "timeout"]
+    after = Match.objects.get(pk=match.pk)
+    assert after.version > drawn.version
+    # The stand-in played the rest of the turn (the move after the draw, seat 0's discard).
+    rest = MoveRecord.objects.get(match_id=match.pk, seq=drawn.version + 1)
+    assert (rest.seat, rest.actor) == (0, MoveRecord.Actor.STANDIN)
+    assert _seat(room, 0).timeouts == 1
 
 
 # --- the sweep ---------------------------------------------------------------------------------
