@@ -4,10 +4,12 @@
 // Contract: docs/protocol.md. On every (re)connect the server sends a full state frame, so a
 // reconnect is also the resync.
 
+import { t } from "./i18n.js";
+
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const CLOSE_FLOODED = 4429; // too many messages: come back later, slower
 const ANSWER_TIMEOUT_MS = 10000; // no answer to a command by then: reconnect, and resend it
-const NO_RETRY = { 4401: "not logged in", 4404: "no such match" };
+const NO_RETRY = { 4401: t("not logged in"), 4404: t("no such match") };
 
 export class MatchConnection {
   /**

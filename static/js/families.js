@@ -13,6 +13,7 @@
 
 import { cardName, cardShort } from "./cards.js";
 import { h } from "./dom.js";
+import { meldKind, t, tn } from "./i18n.js";
 import { cardEl, cardRow, seatName, signed } from "./widgets.js";
 
 /** Variants whose discards form a row a player may reach into (the rest: only the top card). */
@@ -51,33 +52,33 @@ export function turnText(f) {
   if (family === "gin") {
     const step = view.gin.step;
     if (f.myTurn) {
-      if (step === "offer") return "Your turn: take the up-card or pass";
-      if (step === "reply") return "Your turn: lay off, then done";
-      if (view.phase === "draw") return "Your turn: draw a card";
-      return moves.includes("knock") ? "Your turn: discard or knock" : "Your turn: discard a card";
+      if (step === "offer") return t("Your turn: take the up-card or pass");
+      if (step === "reply") return t("Your turn: lay off, then done");
+      if (view.phase === "draw") return t("Your turn: draw a card");
+      return moves.includes("knock") ? t("Your turn: discard or knock") : t("Your turn: discard a card");
     }
-    if (step === "offer") return `${name} is offered the up-card`;
-    if (step === "reply") return `${name} is laying off`;
-    return `${name}’s turn`;
+    if (step === "offer") return t("%(name)s is offered the up-card", { name });
+    if (step === "reply") return t("%(name)s is laying off", { name });
+    return t("%(name)s’s turn", { name });
   }
   if (family === "knock") {
     const stage = view.stage;
     if (f.myTurn) {
-      if (stage === "buy_back") return "Your turn: buy back in or stay out";
-      if (stage === "exchange" && view.phase === "draw") return "Your turn: extra exchange or pass";
-      if (view.phase === "draw") return "Your turn: draw a card";
-      return moves.includes("knock") ? "Your turn: discard or knock" : "Your turn: discard a card";
+      if (stage === "buy_back") return t("Your turn: buy back in or stay out");
+      if (stage === "exchange" && view.phase === "draw") return t("Your turn: extra exchange or pass");
+      if (view.phase === "draw") return t("Your turn: draw a card");
+      return moves.includes("knock") ? t("Your turn: discard or knock") : t("Your turn: discard a card");
     }
-    if (stage === "buy_back") return `${name} decides on buying back in`;
-    if (stage === "exchange") return `${name}’s extra exchange`;
-    return `${name}’s turn`;
+    if (stage === "buy_back") return t("%(name)s decides on buying back in", { name });
+    if (stage === "exchange") return t("%(name)s’s extra exchange", { name });
+    return t("%(name)s’s turn", { name });
   }
   if (f.myTurn) {
-    if (view.phase === "draw") return "Your turn: draw a card";
-    if (!moves.includes("play")) return "Your turn: discard a card";
-    return "Your turn: lay down, then discard";
+    if (view.phase === "draw") return t("Your turn: draw a card");
+    if (!moves.includes("play")) return t("Your turn: discard a card");
+    return t("Your turn: lay down, then discard");
   }
-  return `${name}’s turn`;
+  return t("%(name)s’s turn", { name });
 }
 
 // --- the board: what this deal is played with ---------------------------------------------------
@@ -90,10 +91,10 @@ export function boardInfo(model, f) {
   const pool = view.prize_pool;
   if (pool) {
     return h("p", { class: "deal-info", id: "deal-info" },
-      `Prize pool ${pool.pool} chips (${pool.stake} each): the winner takes ${pool.winner_share}%, the rest goes to losers under ${pool.threshold} points.`);
+      t("Prize pool %(pool)s chips (%(stake)s each): the winner takes %(share)s, the rest goes to losers under %(threshold)s points.", { pool: pool.pool, stake: pool.stake, share: `${pool.winner_share}%`, threshold: pool.threshold }));
   }
   if (view.variant === "rummy500" && view.target) {
-    return h("p", { class: "deal-info", id: "deal-info" }, `Plus points for cards laid; first past ${view.target}.`);
+    return h("p", { class: "deal-info", id: "deal-info" }, t("Plus points for cards laid; first past %(target)s.", { target: view.target }));
   }
   return null;
 }
@@ -102,12 +103,12 @@ function ginBoard(model, f) {
   const { view } = f;
   const g = view.gin;
   const dealer = (view.first + 1) % view.players; // `first` is the non-dealer (games/engine/gin.py)
-  const limit = g.knock_limit === 0 ? "gin only: no knocking this deal" : `knock with up to ${g.knock_limit} loose points`;
+  const limit = g.knock_limit === 0 ? t("gin only: no knocking this deal") : t("knock with up to %(n)s loose points", { n: g.knock_limit });
   const facts = [
-    h("span", { class: "fact" }, "Up-card ", g.upcard ? cardEl(g.upcard, { classes: "mini" }) : "–"),
+    h("span", { class: "fact" }, `${t("Up-card")} `, g.upcard ? cardEl(g.upcard, { classes: "mini" }) : "–"),
     h("span", { class: "fact", id: "knock-limit" }, limit),
-    g.factor && g.factor !== 1 ? h("span", { class: "fact doubled", id: "deal-factor" }, `scores ×${g.factor} this deal`) : null,
-    h("span", { class: "fact" }, `${seatName(view, dealer)} deals`),
+    g.factor && g.factor !== 1 ? h("span", { class: "fact doubled", id: "deal-factor" }, t("scores ×%(n)s this deal", { n: g.factor })) : null,
+    h("span", { class: "fact" }, t("%(name)s deals", { name: seatName(view, dealer) })),
   ];
   let offer = null;
   if (g.step === "offer") {
@@ -116,7 +117,7 @@ function ginBoard(model, f) {
       `The up-card is offered to ${who(view, g.offered_to)}`,
       passed.length ? ` (${passed.join(" and ")} passed)` : "", ".");
   } else if (g.stock_only && view.phase === "draw" && g.step === "turn") {
-    offer = h("p", { class: "offer", id: "offer" }, "Both passed the up-card: the first draw is from the stock.");
+    offer = h("p", { class: "offer", id: "offer" }, t("Both passed the up-card: the first draw is from the stock."));
   }
   return [h("p", { class: "deal-info", id: "deal-info" }, facts), offer, ginKnockPanel(view)];
 }
@@ -131,17 +132,17 @@ function ginKnockPanel(view) {
   return h("div", { class: "knock-panel", id: "knock-panel" },
     h("p", {}, h("strong", {}, title), knock.discard ? [" · discarded ", cardEl(knock.discard, { classes: "mini" })] : null),
     knock.deadwood && knock.deadwood.length
-      ? h("p", { class: "loose" }, h("span", { class: "label" }, "Loose cards (face up)"), cardRow(knock.deadwood, { label: `${name}: loose cards` }))
+      ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(knock.deadwood, { label: `${name}: loose cards` }))
       : null);
 }
 
 function knockBoard(view) {
   const stakes = view.stakes;
   const info = h("p", { class: "deal-info", id: "deal-info" },
-    h("span", { class: "fact", id: "pool" }, `Pool ${stakes.pool} chips`),
-    h("span", { class: "fact" }, `stake ${stakes.stake}`),
-    h("span", { class: "fact" }, `knock with at most ${view.knock_limit} loose points`),
-    h("span", { class: "fact" }, `over ${view.limit} is out`));
+    h("span", { class: "fact", id: "pool" }, t("Pool %(n)s chips", { n: stakes.pool })),
+    h("span", { class: "fact" }, t("stake %(n)s", { n: stakes.stake })),
+    h("span", { class: "fact" }, t("knock with at most %(n)s loose points", { n: view.knock_limit })),
+    h("span", { class: "fact" }, t("over %(n)s is out", { n: view.limit })));
   let knock = null;
   if (view.knock) {
     const k = view.knock;
@@ -149,7 +150,7 @@ function knockBoard(view) {
     knock = h("div", { class: "knock-panel", id: "knock-panel" },
       h("p", {}, h("strong", {}, `${cap(who(view, k.seat))} knocked with ${k.points} loose point${k.points === 1 ? "" : "s"}`)),
       k.loose && k.loose.length
-        ? h("p", { class: "loose" }, h("span", { class: "label" }, "Loose cards (face up)"), cardRow(k.loose, { label: "the knocker's loose cards" }))
+        ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(k.loose, { label: "the knocker's loose cards" }))
         : null,
       queue.length ? h("p", {}, `Extra exchange: ${queue.join(", then ")}.`) : null);
   }
@@ -166,7 +167,7 @@ function knockBoard(view) {
 export function meldLabel(f, meld) {
   const { view, family } = f;
   const owner = seatName(view, meld.owner);
-  if (family === "cycle") return `${owner} · ${meld.kind} · ${meld.points} pts`;
+  if (family === "cycle") return `${owner} · ${meldKind(meld.kind)} · ${t("%(n)s pts", { n: meld.points })}`;
   const extra = meld.placed_by && meld.placed_by.some((s) => s !== meld.owner)
     ? ` · with ${[...new Set(meld.placed_by.filter((s) => s !== meld.owner))].map((s) => seatName(view, s)).join(", ")}’s lay-offs`
     : "";
@@ -180,27 +181,27 @@ export function playerBadges(f, seat) {
   const { view, family } = f;
   const out = [];
   if (family === "gin") {
-    if (seat === (view.first + 1) % view.players) out.push(h("span", { class: "badge" }, "dealer"));
+    if (seat === (view.first + 1) % view.players) out.push(h("span", { class: "badge" }, t("dealer")));
     const won = view.gin.deals_won ? view.gin.deals_won[seat] : 0;
-    out.push(h("span", { class: "player-extra" }, `won ${won} deal${won === 1 ? "" : "s"}`));
+    out.push(h("span", { class: "player-extra" }, tn("won %(n)s deal", "won %(n)s deals", won)));
   } else if (family === "knock") {
-    if (!view.in_game[seat]) out.push(h("span", { class: "badge out" }, "out"));
+    if (!view.in_game[seat]) out.push(h("span", { class: "badge out" }, t("out")));
     const chips = view.stakes.chips[seat];
-    out.push(h("span", { class: `player-extra chips ${chips < 0 ? "minus" : ""}`, title: "chips won or paid" }, `chips ${signed(chips)}`));
+    out.push(h("span", { class: `player-extra chips ${chips < 0 ? "minus" : ""}`, title: t("chips won or paid") }, t("chips %(n)s", { n: signed(chips) })));
     const bought = view.stakes.buy_backs[seat];
     if (bought) out.push(h("span", { class: "player-extra" }, `bought back ${bought}×`));
   } else {
-    if (view.opened[seat]) out.push(h("span", { class: "badge" }, "opened"));
+    if (view.opened[seat]) out.push(h("span", { class: "badge" }, t("opened")));
     if (view.running_totals && view.running_totals[seat] !== view.scores.totals[seat]) {
-      out.push(h("span", { class: "player-extra", title: "the total with this deal's cards on the table" },
-        `${view.running_totals[seat]} with this deal`));
+      out.push(h("span", { class: "player-extra", title: t("the total with this deal's cards on the table") },
+        t("%(n)s with this deal", { n: view.running_totals[seat] })));
     }
   }
   return out;
 }
 
 export function totalTitle(family) {
-  return family === "knock" ? "record (minus points)" : "total";
+  return family === "knock" ? t("record (minus points)") : t("total");
 }
 
 // --- the seat's own panel: deadwood, knock options, buy-back ---------------------------------------
@@ -220,16 +221,16 @@ function ginMine(f) {
   const eleven = you.discards && you.discards.length > 0;
   const parts = [
     h("p", {},
-      h("strong", { id: "deadwood" }, `Deadwood: ${you.deadwood}`),
-      eleven ? " after your best discard" : ""),
+      h("strong", { id: "deadwood" }, t("Deadwood: %(n)s", { n: you.deadwood })),
+      eleven ? ` ${t("after your best discard")}` : ""),
   ];
   if (you.best_melds && you.best_melds.length) {
-    parts.push(h("p", { class: "suggested" }, "Best melds: ",
+    parts.push(h("p", { class: "suggested" }, `${t("Best melds:")} `,
       you.best_melds.map((meld) => h("span", { class: "suggested-meld" }, faces(meld)))));
   }
   if (f.myTurn && you.knock_discards && you.knock_discards.length) {
     parts.push(h("p", { class: "knock-ready", id: "knock-ready" },
-      you.deadwood === 0 ? h("strong", {}, "Gin is on! ") : h("strong", {}, "You can knock. "),
+      you.deadwood === 0 ? h("strong", {}, `${t("Gin is on!")} `) : h("strong", {}, `${t("You can knock.")} `),
       `Discard one of ${faces(you.knock_discards)} to ${you.deadwood === 0 ? "go gin or knock" : "knock"}.`));
   }
   if (f.myTurn && g.step === "reply" && g.knock) {
@@ -238,7 +239,7 @@ function ginMine(f) {
       "Lay your melds and add cards to the table melds, then press Done: it lays the rest as well as it can and counts your loose cards."));
   }
   if (f.myTurn && g.taken && view.phase === "play") {
-    parts.push(h("p", { class: "aside" }, `You took ${cardName(g.taken)}: it stays in your hand this turn.`));
+    parts.push(h("p", { class: "aside" }, t("You took %(card)s: it stays in your hand this turn.", { card: cardName(g.taken) })));
   }
   return h("div", { class: "family-info gin-info", id: "gin-info" }, parts);
 }
@@ -251,9 +252,9 @@ function knockMine(f) {
     parts.push(h("p", {}, h("strong", {}, `You are out with a record of ${view.scores.totals[view.seat]}. `),
       `Buy back in for ${b.cost} chips: your record becomes ${b.record} and you are dealt ten cards. Or stay out.`));
   } else if (!you.in_game) {
-    parts.push(h("p", {}, h("strong", {}, "You are out of the game"), ` with a record of ${view.scores.totals[view.seat]}.`));
+    parts.push(h("p", {}, h("strong", {}, t("You are out of the game")), ` ${t("with a record of %(n)s.", { n: view.scores.totals[view.seat] })}`));
   } else if (view.hand.length) {
-    parts.push(h("p", {}, h("strong", { id: "loose-points" }, `Loose points: ${you.loose_points}`), " in your hand as it is"));
+    parts.push(h("p", {}, h("strong", { id: "loose-points" }, t("Loose points: %(n)s", { n: you.loose_points })), ` ${t("in your hand as it is")}`));
     if (you.knock) {
       const k = you.knock;
       const what = k.kind === "knock" ? `a knock with ${k.points}` : DECLARED[k.kind] || k.kind;
@@ -264,7 +265,7 @@ function knockMine(f) {
       parts.push(h("p", {}, `${cap(seatName(view, view.knock.seat))} knocked: one extra exchange (draw or take, then discard), or pass.`));
     }
     if (f.myTurn && you.taken && view.phase === "play") {
-      parts.push(h("p", { class: "aside" }, `You took ${cardName(you.taken)}: it stays in your hand this turn.`));
+      parts.push(h("p", { class: "aside" }, t("You took %(card)s: it stays in your hand this turn.", { card: cardName(you.taken) })));
     }
   }
   return parts.length ? h("div", { class: "family-info knock-info", id: "knock-info" }, parts) : null;
@@ -280,26 +281,26 @@ export function takenCard(f) {
 // --- scores -----------------------------------------------------------------------------------------
 
 export function roundWord(family) {
-  return family === "cycle" ? "Round" : "Deal";
+  return family === "cycle" ? t("Round") : t("Deal");
 }
 
 export function scoringText(view, family) {
   if (family === "gin") {
     if (view.gin.columns) {
-      return `Points, highest wins: three columns, each finished when a score in it reaches ${view.gin.target}; each is settled as a game of gin and the results are added.`;
+      return t("Points, highest wins: three columns, each finished when a score in it reaches %(target)s; each is settled as a game of gin and the results are added.", { target: view.gin.target });
     }
-    return `Points, highest wins: the game ends when a total reaches ${view.gin.target}.`;
+    return t("Points, highest wins: the game ends when a total reaches %(target)s.", { target: view.gin.target });
   }
   if (family === "knock") {
-    return `Minus points on each record, lowest is best: over ${view.limit} a player is out; the last one in takes the pool.`;
+    return t("Minus points on each record, lowest is best: over %(limit)s a player is out; the last one in takes the pool.", { limit: view.limit });
   }
-  if (view.prize_pool) return "Penalty points for the cards left in hand: one game, won by the player who goes out.";
+  if (view.prize_pool) return t("Penalty points for the cards left in hand: one game, won by the player who goes out.");
   if (view.variant === "rummy500") {
-    return `Points for the cards laid, minus the cards left in hand: the highest total past ${view.target} wins.`;
+    return t("Points for the cards laid, minus the cards left in hand: the highest total past %(target)s wins.", { target: view.target });
   }
   const limit = view.options && view.options.penalty_limit;
-  if (view.lower_wins) return `Penalty points: the lowest total wins${limit ? `; over ${limit} ends the match` : ""}.`;
-  return "Points: the highest total wins.";
+  if (view.lower_wins) return limit ? t("Penalty points: the lowest total wins; over %(limit)s ends the match.", { limit }) : t("Penalty points: the lowest total wins.");
+  return t("Points: the highest total wins.");
 }
 
 /** One score line in words: what it is made of, then its notes. */
@@ -336,16 +337,16 @@ export function scoreFootRows(f) {
     h("tr", { class: cls }, h("th", { scope: "row" }, label), cells.map((c) => h("td", {}, c)));
   const rows = [];
   if (family === "gin") {
-    rows.push(row("Deals won", view.gin.deals_won.map(String), "deals-row"));
-    if (view.gin.settlement) rows.push(row("Settled", view.gin.settlement.net.map(signed), "settled-row"));
+    rows.push(row(t("Deals won"), view.gin.deals_won.map(String), "deals-row"));
+    if (view.gin.settlement) rows.push(row(t("Settled"), view.gin.settlement.net.map(signed), "settled-row"));
   } else if (family === "knock") {
-    rows.push(row("Chips", view.stakes.chips.map(signed), "chips-row"));
+    rows.push(row(t("Chips"), view.stakes.chips.map(signed), "chips-row"));
     rows.push(row("In game", view.in_game.map((x) => (x ? "in" : "out")), "status-row"));
   } else {
-    if (view.running_totals && view.phase !== "over") rows.push(row("With this deal", view.running_totals.map(String), "running-row"));
+    if (view.running_totals && view.phase !== "over") rows.push(row(t("With this deal"), view.running_totals.map(String), "running-row"));
     if (view.prize_pool && view.prize_pool.payouts) {
-      rows.push(row("Chips won", view.prize_pool.payouts.map(String), "chips-row"));
-      rows.push(row("Net chips", view.prize_pool.net.map(signed), "net-row"));
+      rows.push(row(t("Chips won"), view.prize_pool.payouts.map(String), "chips-row"));
+      rows.push(row(t("Net chips"), view.prize_pool.net.map(signed), "net-row"));
     }
   }
   return rows;
@@ -359,7 +360,7 @@ export function scoreExtras(model, f) {
     const g = view.gin;
     if (g.columns) out.push(columnsTable(view, g.columns));
     if (g.settlement) {
-      out.push(h("div", { class: "settlement", id: "settlement" }, h("h3", {}, "Settlement"),
+      out.push(h("div", { class: "settlement", id: "settlement" }, h("h3", {}, t("Settlement")),
         h("ul", { class: "round-lines" }, g.settlement.notes.map((note) => h("li", {}, note)))));
     }
   } else if (family === "knock") {
@@ -390,7 +391,7 @@ export function scoreExtras(model, f) {
 
 function columnsTable(view, columns) {
   return h("div", { class: "columns", id: "columns" },
-    h("h3", {}, "Columns"),
+    h("h3", {}, t("Columns")),
     h("table", { class: "table columns-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Column"), view.names.map((n) => h("th", { scope: "col" }, n)), h("th", { scope: "col" }, "Result"))),
       h("tbody", {}, columns.map((c, i) =>
@@ -399,7 +400,7 @@ function columnsTable(view, columns) {
           view.names.map((_, seat) => h("td", { title: `${c.deals[seat]} deal${c.deals[seat] === 1 ? "" : "s"} won in this column` },
             `${c.scores[seat]} (${c.deals[seat]})`)),
           h("td", {}, c.result ? `${seatName(view, c.result.winner)} +${c.result.points}` : "open"))))),
-    h("p", { class: "aside" }, "Each cell: points (deals won in the column)."));
+    h("p", { class: "aside" }, t("Each cell: points (deals won in the column).")));
 }
 
 // --- the end of a deal --------------------------------------------------------------------------------
@@ -471,7 +472,7 @@ export function describeFamilyEvent(view, e) {
     case "opened":
       return `${actor} opened`;
     case "stuck":
-      return "nobody can go out any more: the game is void";
+      return t("nobody can go out any more: the game is void");
     default:
       return undefined;
   }

@@ -63,25 +63,25 @@ export function facts(model) {
 export function renderStatus(model, f) {
   const { view } = f;
   const conn = {
-    connecting: ["Connecting…", "conn-wait"],
-    live: ["Live", "conn-live"],
-    reconnecting: ["Reconnecting…", "conn-wait"],
-    closed: [`Offline${model.statusDetail ? ` (${model.statusDetail})` : ""}`, "conn-off"],
-    anonymous: ["Not logged in", "conn-off"],
+    connecting: [t("Connecting…"), "conn-wait"],
+    live: [t("Live"), "conn-live"],
+    reconnecting: [t("Reconnecting…"), "conn-wait"],
+    closed: [`${t("Offline")}${model.statusDetail ? ` (${t(model.statusDetail)})` : ""}`, "conn-off"],
+    anonymous: [t("Not logged in"), "conn-off"],
   }[model.status] || [model.status, "conn-wait"];
   const login = model.status === "anonymous" && model.loginUrl
-    ? h("a", { href: model.loginUrl, class: "login-link" }, "Log in to follow the game live")
+    ? h("a", { href: model.loginUrl, class: "login-link" }, t("Log in to follow the game live"))
     : null;
   let turn;
-  if (f.over) turn = "The match is over";
-  else if (f.paused) turn = "Pause between rounds";
+  if (f.over) turn = t("The match is over");
+  else if (f.paused) turn = t("Pause between rounds");
   else turn = turnText(f);
   return [
     h("span", { class: `conn ${conn[1]}`, role: "status", id: "conn-status" }, conn[0]),
     login,
     h("span", { class: `turn-line${f.myTurn && !f.paused ? " mine" : ""}`, id: "turn-line" }, turn),
     h("span", { class: "round-line" }, `${roundWord(f.family)} ${view.round}`),
-    h("span", { class: "timer", id: "turn-timer", "aria-label": "time left for this turn" }, timerText(model, f)),
+    h("span", { class: "timer", id: "turn-timer", "aria-label": t("time left for this turn") }, timerText(model, f)),
     seatStrip(model, f),
   ];
 }
@@ -91,7 +91,7 @@ export function timerText(model, f) {
   const clock = f.clock;
   if (!clock || f.over || f.paused || !clock.turn_seconds || !clock.turn_started) return "";
   const left = clock.turn_seconds - (f.now - clock.turn_started) / 1000;
-  return `${formatSeconds(left)} left`;
+  return t("%(time)s left", { time: formatSeconds(left) });
 }
 
 export function renderBanner(model, f, act) {
@@ -116,12 +116,12 @@ function bannerBody(model, f) {
     return h(
       "div",
       { class: "banner banner-over", role: "status" },
-      h("strong", {}, "Match over. "),
-      winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}.` : "",
+      h("strong", {}, `${t("Match over.")} `),
+      winners.length ? tn("Winner: %(names)s.", "Winners: %(names)s.", winners.length, { names: winners.join(", ") }) : "",
       " ",
       h("span", { class: "totals" }, totalsText(view)),
       overText(f) ? h("p", { class: "over-extra" }, overText(f)) : null,
-      rounds.length ? h("details", { class: "last-deal", dataset: { keep: "banner-last-deal" } }, h("summary", {}, `How ${roundWord(f.family).toLowerCase()} ${rounds[rounds.length - 1].round} ended`),
+      rounds.length ? h("details", { class: "last-deal", dataset: { keep: "banner-last-deal" } }, h("summary", {}, t("How %(round)s ended", { round: `${roundWord(f.family).toLowerCase()} ${rounds[rounds.length - 1].round}` })),
         roundLines(view, rounds[rounds.length - 1])) : null,
     );
   }
@@ -131,8 +131,8 @@ function bannerBody(model, f) {
     return h(
       "div",
       { class: "banner banner-pause", role: "status" },
-      h("p", {}, h("strong", {}, last ? `${roundWord(f.family)} ${last.round} is over. ` : "Pause. "),
-        `Next ${roundWord(f.family).toLowerCase()} in `, h("span", { id: "pause-countdown" }, formatSeconds(left)), "."),
+      h("p", {}, h("strong", {}, last ? `${t("%(round)s is over.", { round: `${roundWord(f.family)} ${last.round}` })} ` : `${t("Pause.")} `),
+        t("Next %(round)s in", { round: roundWord(f.family).toLowerCase() }), " ", h("span", { id: "pause-countdown" }, formatSeconds(left)), "."),
       last ? roundLines(view, last) : null,
       last ? lastDealSummary(model, f) : null,
     );
@@ -150,7 +150,7 @@ function roundLines(view, round) {
     { class: "round-lines" },
     round.lines.map((line) =>
       h("li", {}, h("strong", {}, `${seatName(view, line.seat)}: ${pointsText(view, line.points)}`),
-        ` (${lineDetail(view, line)}) → total ${round.totals[line.seat]}`),
+        ` (${lineDetail(view, line)}) → ${t("total %(total)s", { total: round.totals[line.seat] })}`),
     ),
   );
 }
@@ -158,7 +158,7 @@ function roundLines(view, round) {
 export function renderPlayers(model, f) {
   const { view } = f;
   return [
-    h("h2", { class: "visually-hidden" }, "Players"),
+    h("h2", { class: "visually-hidden" }, t("Players")),
     h(
       "ol",
       { class: "players" },
@@ -172,12 +172,12 @@ export function renderPlayers(model, f) {
             "aria-current": toMove ? "true" : null,
             dataset: { seat: String(seat) },
           },
-          h("span", { class: "player-name" }, name, seat === view.seat ? " (you)" : ""),
-          h("span", { class: "player-cards", title: "cards in hand" }, `${view.hand_sizes[seat]} cards`),
+          h("span", { class: "player-name" }, name, seat === view.seat ? ` ${t("(you)")}` : ""),
+          h("span", { class: "player-cards", title: t("cards in hand") }, tn("%(n)s card", "%(n)s cards", view.hand_sizes[seat])),
           playerBadges(f, seat),
           seatStateEl(model, view, seat),
           h("span", { class: "player-total", title: totalTitle(f.family) }, String(view.scores.totals[seat])),
-          toMove ? h("span", { class: "to-move-mark" }, "to move") : null,
+          toMove ? h("span", { class: "to-move-mark" }, t("to move")) : null,
         );
       }),
     ),
@@ -248,8 +248,8 @@ export function renderBoard(model, f, act) {
   const canDraw = f.turnOpen && f.moves.includes("draw") && !f.taking;
 
   const stock = canDraw
-    ? button(`Stock · ${view.stock_size}`, act.draw, { key: "stock", cls: "stock stock-live", disabled: !f.canAct, ariaLabel: `Draw from the stock (${view.stock_size} cards)` })
-    : h("div", { class: "stock", role: "img", "aria-label": `stock: ${view.stock_size} cards` }, `Stock · ${view.stock_size}`);
+    ? button(`${t("Stock")} · ${view.stock_size}`, act.draw, { key: "stock", cls: "stock stock-live", disabled: !f.canAct, ariaLabel: tn("Draw from the stock (%(n)s card)", "Draw from the stock (%(n)s cards)", view.stock_size) })
+    : h("div", { class: "stock", role: "img", "aria-label": tn("stock: %(n)s card", "stock: %(n)s cards", view.stock_size) }, `${t("Stock")} · ${view.stock_size}`);
 
   // The atu (Remi) can be pulled into a new meld in the going-out move: selectable like a hand card.
   let atuCard = null;
@@ -258,7 +258,7 @@ export function renderBoard(model, f, act) {
     const placed = usedKeys(model.draft).has(view.atu) || Boolean(model.atuOnRack);
     atuCard = free && f.canBuild && !placed
       ? cardEl(view.atu, { key: `hand:${view.atu}`, pressed: model.selected.includes(view.atu), onclick: () => act.toggle(view.atu),
-          label: `atu, ${cardName(view.atu)}: select it for a new meld`, classes: "src-atu", disabled: !f.canAct,
+          label: t("atu, %(card)s: select it for a new meld", { card: cardName(view.atu) }), classes: "src-atu", disabled: !f.canAct,
           drag: model.atuOnRack ? null : `atu:${view.atu}` })
       : cardEl(view.atu, { classes: placed ? "placed" : "" });
   }
@@ -269,18 +269,18 @@ export function renderBoard(model, f, act) {
 
   const pickedIndex = f.taking ? view.discard.lastIndexOf(model.draft.take) : -1;
   let pile;
-  if (!view.discard.length) pile = h("p", { class: "aside" }, "No discards yet.");
+  if (!view.discard.length) pile = h("p", { class: "aside" }, t("No discards yet."));
   else {
     const shown = row ? view.discard.map((c, i) => [c, i]) : [[view.discard[view.discard.length - 1], view.discard.length - 1]];
     pile = h(
       "ol",
-      { class: `discards${row ? " row" : ""}`, "aria-label": row ? "discard row, oldest first" : "top of the discard pile" },
+      { class: `discards${row ? " row" : ""}`, "aria-label": row ? t("discard row, oldest first") : t("top of the discard pile") },
       shown.map(([c, i]) => {
         const coming = pickedIndex >= 0 && i >= pickedIndex;
         const classes = coming ? (i === pickedIndex ? "picked" : "along") : "";
         const canTake = takeable.includes(c) && !f.taking;
         const el = canTake
-          ? cardEl(c, { key: `take:${c}`, label: `take ${cardName(c)} from the discards`, onclick: () => (alone ? act.take(c) : act.startTake(c)),
+          ? cardEl(c, { key: `take:${c}`, label: t("take %(card)s from the discards", { card: cardName(c) }), onclick: () => (alone ? act.take(c) : act.startTake(c)),
               classes: `${classes} takeable`, disabled: !f.canAct, drag: `take:${c}` })
           : cardEl(c, { classes });
         return h("li", {}, el);
@@ -297,10 +297,10 @@ export function renderBoard(model, f, act) {
         { key: "discard-here", cls: "small discard-here", disabled: !f.canAct, ariaLabel: t("Discard %(card)s", { card: cardName(one) }) })
     : null;
   return [
-    h("h2", { class: "visually-hidden" }, "Table"),
+    h("h2", { class: "visually-hidden" }, t("Table")),
     h("div", { class: "stock-row" }, stock, atu,
       h("div", { class: `discard-box${canDrop ? " drop-zone" : ""}`, id: "discard-box", dataset: canDrop ? { drop: "discard" } : {} },
-        h("span", { class: "label" }, row ? "Discard row" : f.family === "gin" ? "Face-up pile" : "Discard pile"), pile, pileNote, here,
+        h("span", { class: "label" }, row ? t("Discard row") : f.family === "gin" ? t("Face-up pile") : t("Discard pile")), pile, pileNote, here,
         errorHere(model, f, "discard"))),
     boardInfo(model, f),
     renderMelds(model, f, act),
@@ -309,27 +309,27 @@ export function renderBoard(model, f, act) {
 
 function renderMelds(model, f, act) {
   const { view } = f;
-  if (!view.melds.length) return h("p", { class: "aside melds-empty" }, "No melds on the table yet.");
+  if (!view.melds.length) return h("p", { class: "aside melds-empty" }, t("No melds on the table yet."));
   const selected = model.selected;
   const consumed = new Set(view.consumed_jokers || []);
   return h(
     "ul",
-    { class: "table-melds", "aria-label": "melds on the table" },
+    { class: "table-melds", "aria-label": t("melds on the table") },
     view.melds.map((meld) => {
       const hasJoker = meld.cards.some((c) => parseCard(c)?.joker);
       const label = meldLabel(f, meld);
       const tools = f.canBuild
         ? h("span", { class: "meld-tools" },
-            button("Add selected", () => act.layoff(meld.id), { key: `layoff:${meld.id}`, disabled: !f.canAct || !selected.length, cls: "small",
-              ariaLabel: `add the selected cards to meld ${meld.id} (${label})` }),
+            button(t("Add selected"), () => act.layoff(meld.id), { key: `layoff:${meld.id}`, disabled: !f.canAct || !selected.length, cls: "small",
+              ariaLabel: t("add the selected cards to meld %(id)s (%(label)s)", { id: meld.id, label }) }),
             hasJoker
-              ? button("Swap for joker", () => act.exchange(meld.id), { key: `exchange:${meld.id}`, disabled: !f.canAct || selected.length !== 1, cls: "small",
-                  ariaLabel: `put the selected card in place of the joker in meld ${meld.id}` })
+              ? button(t("Swap for joker"), () => act.exchange(meld.id), { key: `exchange:${meld.id}`, disabled: !f.canAct || selected.length !== 1, cls: "small",
+                  ariaLabel: t("put the selected card in place of the joker in meld %(id)s", { id: meld.id }) })
               : null)
         : null;
       const cards = meld.cards.map((c) => cardEl(c, {
         consumed: consumed.has(parseCard(c)?.id),
-        note: consumed.has(parseCard(c)?.id) ? "used" : null,
+        note: consumed.has(parseCard(c)?.id) ? t("used") : null,
         // Buy back a joker by dropping the card it stands for on it (RMI-UI-12).
         drop: f.canBuild && parseCard(c)?.joker ? `joker:${meld.id}` : null,
       }));
@@ -498,22 +498,22 @@ export function errorHere(model, f, where) {
 
 function renderOpening(model, f, act) {
   const o = f.you.opening;
-  const run = o.required_run === "pure" ? "a pure run" : o.required_run === "any" ? "a run" : null;
-  const need = [o.required_points ? `${o.required_points} points` : null, run].filter(Boolean).join(" with ");
-  const missing = o.missing.map((m) => ({ points: "more points", pure_run: "a pure run", run: "a run" }[m] || m));
+  const run = o.required_run === "pure" ? t("a pure run") : o.required_run === "any" ? t("a run") : null;
+  const need = [o.required_points ? t("%(n)s points", { n: o.required_points }) : null, run].filter(Boolean).join(` ${t("with")} `);
+  const missing = o.missing.map((m) => ({ points: t("more points"), pure_run: t("a pure run"), run: t("a run") }[m] || m));
   const usable = f.canBuild && f.canAct && o.melds.length > 0 && !model.draft.melds.length;
   return h(
     "div",
     { class: "opening", id: "opening" },
     h("p", {},
-      h("strong", {}, "Opening: "),
-      `you need ${need || "a meld"}. Your best melds are worth ${o.best_points}`,
-      o.ready ? " — ready to open." : missing.length ? ` — missing ${missing.join(" and ")}.` : "."),
+      h("strong", {}, `${t("Opening:")} `),
+      t("you need %(need)s. Your best melds are worth %(points)s", { need: need || t("a meld"), points: o.best_points }),
+      o.ready ? ` — ${t("ready to open.")}` : missing.length ? ` — ${t("missing %(what)s.", { what: missing.join(` ${t("and")} `) })}` : "."),
     o.melds.length
-      ? h("p", { class: "suggested" }, "Suggested: ",
+      ? h("p", { class: "suggested" }, `${t("Suggested:")} `,
           o.melds.map((meld) => h("span", { class: "suggested-meld" }, meld.map(cardShort).join(" "))))
       : null,
-    button("Use suggested opening", act.useOpening, { key: "use-opening", disabled: !usable }),
+    button(t("Use suggested opening"), act.useOpening, { key: "use-opening", disabled: !usable }),
   );
 }
 
@@ -522,41 +522,41 @@ function renderDraft(model, f, act) {
   if (isEmpty(draft)) return null;
   const { view } = f;
   const take = draft.take
-    ? h("p", { class: "draft-take" }, "Taking ", cardEl(draft.take), (() => {
+    ? h("p", { class: "draft-take" }, `${t("Taking")} `, cardEl(draft.take), (() => {
         const along = view.discard.slice(view.discard.lastIndexOf(draft.take) + 1);
-        return along.length ? ` with ${along.length} card${along.length > 1 ? "s" : ""} that come along (${along.map(cardShort).join(" ")})` : "";
-      })(), ". Use it in a new meld in this move.")
+        return along.length ? ` ${tn("with %(n)s card that comes along (%(cards)s)", "with %(n)s cards that come along (%(cards)s)", along.length, { cards: along.map(cardShort).join(" ") })}` : "";
+      })(), `. ${t("Use it in a new meld in this move.")}`)
     : null;
   const textOf = (key) => (key.startsWith("freed:") ? "JK" : key);
   const decl = (key, beside) => {
     if (!parseCard(textOf(key))?.joker) return null;
     const choices = declarationChoices(beside.map(textOf));
-    return h("label", { class: "decl" }, h("span", { class: "visually-hidden" }, "joker stands for"),
-      h("select", { dataset: { key: `decl:${key}` }, "aria-label": "joker stands for", onchange: (e) => act.declare(key, e.target.value) },
-        h("option", { value: "" }, "★ = auto"),
+    return h("label", { class: "decl" }, h("span", { class: "visually-hidden" }, t("joker stands for")),
+      h("select", { dataset: { key: `decl:${key}` }, "aria-label": t("joker stands for"), onchange: (e) => act.declare(key, e.target.value) },
+        h("option", { value: "" }, `★ = ${t("auto")}`),
         choices.map((face) => h("option", { value: face, selected: draft.declared[key] === face }, `★ = ${cardShort(face)}`))));
   };
   const melds = draft.melds.map((meld, mi) =>
     h("li", { class: "draft-meld" },
-      h("span", { class: "label" }, `New meld ${mi + 1}`),
+      h("span", { class: "label" }, t("New meld %(n)s", { n: mi + 1 })),
       h("span", { class: "meld-cards" }, meld.map((key, ci) =>
         h("span", { class: "draft-card" },
           cardEl(textOf(key) + (draft.declared[key] ? `(${draft.declared[key]})` : "")),
           h("span", { class: "shift" },
-            button("◀", () => act.shift(mi, ci, -1), { key: `shift:${mi}:${ci}:-1`, cls: "tiny", disabled: ci === 0, ariaLabel: `move ${cardName(textOf(key))} left` }),
-            button("▶", () => act.shift(mi, ci, 1), { key: `shift:${mi}:${ci}:1`, cls: "tiny", disabled: ci === meld.length - 1, ariaLabel: `move ${cardName(textOf(key))} right` })),
+            button("◀", () => act.shift(mi, ci, -1), { key: `shift:${mi}:${ci}:-1`, cls: "tiny", disabled: ci === 0, ariaLabel: t("move %(card)s left", { card: cardName(textOf(key)) }) }),
+            button("▶", () => act.shift(mi, ci, 1), { key: `shift:${mi}:${ci}:1`, cls: "tiny", disabled: ci === meld.length - 1, ariaLabel: t("move %(card)s right", { card: cardName(textOf(key)) }) })),
           decl(key, meld)))),
-      button("Remove", () => act.removeMeld(mi), { key: `rm-meld:${mi}`, cls: "small quiet", ariaLabel: `remove new meld ${mi + 1}` })));
+      button(t("Remove"), () => act.removeMeld(mi), { key: `rm-meld:${mi}`, cls: "small quiet", ariaLabel: t("remove new meld %(n)s", { n: mi + 1 }) })));
   const layoffs = draft.layoffs.map((lo, li) =>
     h("li", { class: "draft-layoff" },
-      h("span", { class: "label" }, `Add to meld ${lo.meld}`),
+      h("span", { class: "label" }, t("Add to meld %(id)s", { id: lo.meld })),
       h("span", { class: "meld-cards" }, lo.cards.map((key) => h("span", { class: "draft-card" }, cardEl(textOf(key)), decl(key, (view.melds.find((m) => m.id === lo.meld) || { cards: [] }).cards)))),
-      button("Remove", () => act.removeLayoff(li), { key: `rm-layoff:${li}`, cls: "small quiet", ariaLabel: `remove the addition to meld ${lo.meld}` })));
+      button(t("Remove"), () => act.removeLayoff(li), { key: `rm-layoff:${li}`, cls: "small quiet", ariaLabel: t("remove the addition to meld %(id)s", { id: lo.meld }) })));
   const exchanges = draft.exchanges.map((ex, xi) =>
     h("li", { class: "draft-exchange" },
-      h("span", { class: "label" }, `Swap into meld ${ex.meld}`), cardEl(ex.card), " for its joker",
-      button("Remove", () => act.removeExchange(xi), { key: `rm-ex:${xi}`, cls: "small quiet", ariaLabel: `undo the joker swap in meld ${ex.meld}` })));
-  return h("div", { class: "draft", id: "draft", "aria-label": "your move so far" },
+      h("span", { class: "label" }, t("Swap into meld %(id)s", { id: ex.meld })), cardEl(ex.card), ` ${t("for its joker")}`,
+      button(t("Remove"), () => act.removeExchange(xi), { key: `rm-ex:${xi}`, cls: "small quiet", ariaLabel: t("undo the joker swap in meld %(id)s", { id: ex.meld }) })));
+  return h("div", { class: "draft", id: "draft", "aria-label": t("your move so far") },
     take,
     h("ul", { class: "draft-list" }, exchanges, melds, layoffs));
 }
@@ -577,52 +577,52 @@ function renderControls(model, f, act) {
   const buyBack = family === "knock" && step === "buy_back";
   const controls = [];
   if (f.turnOpen && f.moves.includes("draw") && !f.taking) {
-    controls.push(button("Draw from stock", act.draw, { key: "draw", cls: "primary", disabled: !f.canAct }));
+    controls.push(button(t("Draw from stock"), act.draw, { key: "draw", cls: "primary", disabled: !f.canAct }));
   }
   if (f.turnOpen && takeAlone(family) && f.moves.includes("take") && takeable.length) {
     const card = takeable[takeable.length - 1];
     const offer = step === "offer";
-    controls.push(button(offer ? "Take the up-card" : `Take ${cardShort(card)}`, () => act.take(card),
-      { key: "take", cls: offer ? "primary" : "", disabled: !f.canAct, ariaLabel: offer ? null : `take ${cardName(card)} from the discards` }));
+    controls.push(button(offer ? t("Take the up-card") : t("Take %(card)s", { card: cardShort(card) }), () => act.take(card),
+      { key: "take", cls: offer ? "primary" : "", disabled: !f.canAct, ariaLabel: offer ? null : t("take %(card)s from the discards", { card: cardName(card) }) }));
   }
   if (f.turnOpen && buyBack && f.moves.includes("knock")) {
-    const cost = you.buy_back ? ` (${you.buy_back.cost} chips)` : "";
-    controls.push(button(`Buy back in${cost}`, act.buyBack, { key: "buy-back", cls: "primary", disabled: !f.canAct }));
-    controls.push(button("Stay out", act.pass, { key: "pass", disabled: !f.canAct }));
+    const cost = you.buy_back ? ` (${tn("%(n)s chip", "%(n)s chips", you.buy_back.cost)})` : "";
+    controls.push(button(`${t("Buy back in")}${cost}`, act.buyBack, { key: "buy-back", cls: "primary", disabled: !f.canAct }));
+    controls.push(button(t("Stay out"), act.pass, { key: "pass", disabled: !f.canAct }));
   } else if (f.turnOpen && f.moves.includes("pass") && step !== "reply") {
-    controls.push(button(step === "exchange" ? "Pass (no exchange)" : "Pass", act.pass, { key: "pass", disabled: !f.canAct }));
+    controls.push(button(step === "exchange" ? t("Pass (no exchange)") : t("Pass"), act.pass, { key: "pass", disabled: !f.canAct }));
   }
   if (f.canBuild) {
-    controls.push(button("New meld from selected", act.newMeld, { key: "new-meld", disabled: !f.canAct || !selected.length }));
+    controls.push(button(t("New meld from selected"), act.newMeld, { key: "new-meld", disabled: !f.canAct || !selected.length }));
     if (family === "gin" && you.best_melds && you.best_melds.length && !draft.melds.length) {
-      controls.push(button("Use best melds", act.useBestMelds, { key: "use-best", disabled: !f.canAct }));
+      controls.push(button(t("Use best melds"), act.useBestMelds, { key: "use-best", disabled: !f.canAct }));
     }
-    if (playing) controls.push(button(f.taking ? "Take and lay down" : "Lay down", act.submit, { key: "submit", cls: "primary", disabled: !canSubmit }));
-    if (!isEmpty(draft)) controls.push(button(f.taking ? "Cancel take" : "Clear", act.clear, { key: "clear", cls: "quiet", disabled: !f.canAct }));
+    if (playing) controls.push(button(f.taking ? t("Take and lay down") : t("Lay down"), act.submit, { key: "submit", cls: "primary", disabled: !canSubmit }));
+    if (!isEmpty(draft)) controls.push(button(f.taking ? t("Cancel take") : t("Clear"), act.clear, { key: "clear", cls: "quiet", disabled: !f.canAct }));
   }
   if (f.turnOpen && f.moves.includes("discard")) {
-    controls.push(button("Discard selected", act.discard, { key: "discard", cls: "primary", disabled: !canDiscard }));
+    controls.push(button(t("Discard selected"), act.discard, { key: "discard", cls: "primary", disabled: !canDiscard }));
   }
   if (f.turnOpen && !buyBack && f.moves.includes("knock")) {
     if (family === "gin") {
       const ok = one !== null && (you.knock_discards || []).includes(one);
-      controls.push(button("Knock, discarding selected", () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
-      controls.push(button(you.deadwood === 0 ? "Go gin" : `Knock with ${you.deadwood}`, () => act.knock(null),
+      controls.push(button(t("Knock, discarding selected"), () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
+      controls.push(button(you.deadwood === 0 ? t("Go gin") : t("Knock with %(n)s", { n: you.deadwood }), () => act.knock(null),
         { key: "knock-best", cls: "primary", disabled: !f.canAct || !(you.knock_discards || []).length || draft.melds.length > 0,
-          title: "The best discard and melds are chosen for you" }));
+          title: t("The best discard and melds are chosen for you") }));
     } else if (family === "knock") {
       const ok = Boolean(you.knock) && one !== null && discardable.has(faceOf(one));
-      controls.push(button("Knock, discarding selected", () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
+      controls.push(button(t("Knock, discarding selected"), () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
       if (you.knock) {
-        controls.push(button(`Knock: discard ${cardShort(you.knock.card)}`, () => act.knock(you.knock.card),
-          { key: "knock-best", cls: "primary", disabled: !f.canAct, title: `End the deal: discard ${cardName(you.knock.card)}` }));
+        controls.push(button(t("Knock: discard %(card)s", { card: cardShort(you.knock.card) }), () => act.knock(you.knock.card),
+          { key: "knock-best", cls: "primary", disabled: !f.canAct, title: t("End the deal: discard %(card)s", { card: cardName(you.knock.card) }) }));
       }
     }
   }
   if (f.turnOpen && step === "reply" && f.moves.includes("pass")) {
-    controls.push(button("Done", act.pass, { key: "pass", disabled: !f.canAct, title: "Lay the rest as well as it goes and count my hand" }));
+    controls.push(button(t("Done"), act.pass, { key: "pass", disabled: !f.canAct, title: t("Lay the rest as well as it goes and count my hand") }));
   }
-  if (selected.length) controls.push(button("Unselect", act.unselect, { key: "unselect", cls: "quiet small" }));
+  if (selected.length) controls.push(button(t("Unselect"), act.unselect, { key: "unselect", cls: "quiet small" }));
 
   return h(
     "div",
@@ -635,32 +635,32 @@ function renderControls(model, f, act) {
 
 function hintText(model, f, step) {
   const { view, family, moves } = f;
-  if (model.pending) return "Sending…";
-  if (model.status !== "live") return "Waiting for the connection…";
-  if (f.paused) return "Moves resume after the pause.";
+  if (model.pending) return t("Sending…");
+  if (model.status !== "live") return t("Waiting for the connection…");
+  if (f.paused) return t("Moves resume after the pause.");
   if (f.over) return "";
-  if (!f.myTurn) return `Waiting for ${seatName(view, view.turn)}.`;
+  if (!f.myTurn) return t("Waiting for %(name)s.", { name: seatName(view, view.turn) });
   if (family === "gin") {
-    if (step === "offer") return "Take the up-card into your hand, or pass.";
-    if (step === "reply") return "Select cards to add to a table meld or make a new meld, then lay down; press Done when you have finished.";
-    if (view.phase === "draw") return moves.includes("take") ? "Draw from the stock, or take the top face-up card." : "Draw from the stock.";
+    if (step === "offer") return t("Take the up-card into your hand, or pass.");
+    if (step === "reply") return t("Select cards to add to a table meld or make a new meld, then lay down; press Done when you have finished.");
+    if (view.phase === "draw") return moves.includes("take") ? t("Draw from the stock, or take the top face-up card.") : t("Draw from the stock.");
     if (moves.includes("knock")) {
-      return "Select one card to discard, or knock: with the selected card, or with the best discard chosen for you. To lay melds of your choice, make them first.";
+      return t("Select one card to discard, or knock: with the selected card, or with the best discard chosen for you. To lay melds of your choice, make them first.");
     }
-    return "Select one card to discard.";
+    return t("Select one card to discard.");
   }
   if (family === "knock") {
-    if (step === "buy_back") return "Buy back in, or stay out.";
+    if (step === "buy_back") return t("Buy back in, or stay out.");
     if (view.phase === "draw") {
-      const take = moves.includes("take") ? "Draw from the stock, or take the top discard" : "Draw from the stock";
-      return step === "exchange" ? `${take}, then discard; or pass.` : `${take}.`;
+      const take = moves.includes("take") ? t("Draw from the stock, or take the top discard") : t("Draw from the stock");
+      return step === "exchange" ? t("%(what)s, then discard; or pass.", { what: take }) : `${take}.`;
     }
-    return moves.includes("knock") ? "Select one card to discard, or knock to end the deal." : "Select one card to discard.";
+    return moves.includes("knock") ? t("Select one card to discard, or knock to end the deal.") : t("Select one card to discard.");
   }
-  if (f.taking) return "Select cards (the taken one included) and make a new meld, then take and lay down.";
-  if (view.phase === "draw") return moves.includes("take") ? "Draw from the stock, or pick a discard to take." : "Draw from the stock.";
-  if (moves.includes("play")) return "Select cards to make melds, add to table melds or swap a joker; select one card to discard.";
-  return "Select one card to discard.";
+  if (f.taking) return t("Select cards (the taken one included) and make a new meld, then take and lay down.");
+  if (view.phase === "draw") return moves.includes("take") ? t("Draw from the stock, or pick a discard to take.") : t("Draw from the stock.");
+  if (moves.includes("play")) return t("Select cards to make melds, add to table melds or swap a joker; select one card to discard.");
+  return t("Select one card to discard.");
 }
 
 export function renderScores(model, f) {
@@ -669,26 +669,26 @@ export function renderScores(model, f) {
   const word = roundWord(family);
   const head = h("tr", {}, h("th", { scope: "col" }, word), view.names.map((n) => h("th", { scope: "col" }, n)));
   const rows = rounds.map((r) =>
-    h("tr", { class: r.ended === "void" ? "void" : "" }, h("th", { scope: "row" }, r.ended === "void" ? `${r.round} (void)` : String(r.round)),
+    h("tr", { class: r.ended === "void" ? "void" : "" }, h("th", { scope: "row" }, r.ended === "void" ? t("%(n)s (void)", { n: r.round }) : String(r.round)),
       view.names.map((_, seat) => {
         const line = r.lines.find((l) => l.seat === seat);
         return h("td", { title: line ? lineDetail(view, line) : "" }, line ? pointsText(view, line.points) : "–");
       })));
-  const totals = h("tr", { class: "totals-row" }, h("th", { scope: "row" }, family === "knock" ? "Record" : "Total"),
+  const totals = h("tr", { class: "totals-row" }, h("th", { scope: "row" }, family === "knock" ? t("Record") : t("Total")),
     view.names.map((_, seat) => h("td", {}, String(view.scores.totals[seat]))));
   const foot = scoreFootRows(f);
   return [
-    h("h2", {}, "Scores"),
+    h("h2", {}, t("Scores")),
     h("p", { class: "aside", id: "scoring" }, scoringText(view, family)),
     h("table", { class: "table scores-table" }, h("thead", {}, head), h("tbody", {}, rows, totals),
       foot.length ? h("tfoot", {}, foot) : null),
     scoreExtras(model, f),
     fairDeal(view, family),
     rounds.length
-      ? h("details", { class: "round-details", dataset: { keep: "round-details" } }, h("summary", {}, `Every ${word.toLowerCase()}’s lines`),
+      ? h("details", { class: "round-details", dataset: { keep: "round-details" } }, h("summary", {}, t("Every %(round)s’s lines", { round: word.toLowerCase() })),
           rounds.slice().reverse().map((r) => h("div", {}, h("h3", {}, `${word} ${r.round}`), roundLines(view, r))))
       : h("p", { class: "aside" }, `No ${word.toLowerCase()} finished yet.`),
-    f.over ? h("p", { class: "winners" }, h("strong", {}, "Winners: "), (view.winners || []).map((s) => seatName(view, s)).join(", ")) : null,
+    f.over ? h("p", { class: "winners" }, h("strong", {}, `${t("Winners:")} `), (view.winners || []).map((s) => seatName(view, s)).join(", ")) : null,
   ];
 }
 
@@ -709,7 +709,7 @@ export function describeEvents(view, events) {
   const list = events || [];
   const sawOwnCard = list.some((e) => e.kind === "drew_card");
   for (const e of list) {
-    const who = e.seat === view.seat && view.seat !== null ? "you" : seatName(view, e.seat);
+    const who = e.seat === view.seat && view.seat !== null ? t("you") : seatName(view, e.seat);
     if (e.kind === "drew" && e.seat === view.seat && sawOwnCard) continue; // "you drew <card>" says it
     const special = describeFamilyEvent(view, e);
     if (special !== undefined) {
@@ -717,16 +717,16 @@ export function describeEvents(view, events) {
       continue;
     }
     switch (e.kind) {
-      case "drew": out.push(`${who} drew from the stock`); break;
-      case "drew_card": out.push(`you drew ${cardName(e.card)}`); break;
-      case "took": out.push(`${who} took ${cardName(e.card)}${e.depth > 1 ? ` and ${e.depth - 1} more` : ""} from the discards`); break;
-      case "melded": out.push(`${who} laid ${e.cards.map(cardShort).join(" ")}`); break;
-      case "laid_off": out.push(`${who} added ${e.cards.map(cardShort).join(" ")} to meld ${e.meld}`); break;
-      case "joker_exchanged": out.push(`${who} swapped ${cardShort(e.card)} for a joker`); break;
-      case "discarded": out.push(`${who} discarded ${cardName(e.card)}`); break;
+      case "drew": out.push(t("%(who)s drew from the stock", { who })); break;
+      case "drew_card": out.push(t("you drew %(card)s", { card: cardName(e.card) })); break;
+      case "took": out.push(e.depth > 1 ? tn("%(who)s took %(card)s and %(n)s more card from the discards", "%(who)s took %(card)s and %(n)s more cards from the discards", e.depth - 1, { who, card: cardName(e.card) }) : t("%(who)s took %(card)s from the discards", { who, card: cardName(e.card) })); break;
+      case "melded": out.push(t("%(who)s laid %(cards)s", { who, cards: e.cards.map(cardShort).join(" ") })); break;
+      case "laid_off": out.push(t("%(who)s added %(cards)s to meld %(id)s", { who, cards: e.cards.map(cardShort).join(" "), id: e.meld })); break;
+      case "joker_exchanged": out.push(t("%(who)s swapped %(card)s for a joker", { who, card: cardShort(e.card) })); break;
+      case "discarded": out.push(t("%(who)s discarded %(card)s", { who, card: cardName(e.card) })); break;
       case "round_over": out.push(roundOverText(view, e)); break;
-      case "match_over": out.push("the match is over"); break;
-      case "stock_rebuilt": out.push("the stock was rebuilt from the discards"); break;
+      case "match_over": out.push(t("the match is over")); break;
+      case "stock_rebuilt": out.push(t("the stock was rebuilt from the discards")); break;
       default: break;
     }
   }
@@ -736,10 +736,10 @@ export function describeEvents(view, events) {
 function roundOverText(view, e) {
   const word = roundWord(familyOf(view)).toLowerCase();
   const winner = e.winner !== null && e.winner !== undefined ? seatName(view, e.winner) : null;
-  if (e.ended === "void") return `${word} ${e.round} is void`;
-  if (!winner) return `${word} ${e.round} is over`;
-  if (familyOf(view) === "knock") return `${word} ${e.round} is over: ${winner} ended it${e.result ? ` (${e.result.replace(/_/g, " ")})` : ""}`;
-  if (familyOf(view) === "gin") return `${word} ${e.round} is over: ${winner} scores`;
-  if (e.one_go) return `${word} ${e.round} is over: ${winner} went out in one go${view.variant === "remik40" ? " — Remik!" : ""}`;
-  return `${word} ${e.round} is over: ${winner} went out`;
+  if (e.ended === "void") return t("%(round)s is void", { round: `${word} ${e.round}` });
+  if (!winner) return t("%(round)s is over", { round: `${word} ${e.round}` });
+  if (familyOf(view) === "knock") return `${t("%(round)s is over: %(who)s ended it", { round: `${word} ${e.round}`, who: winner })}${e.result ? ` (${e.result.replace(/_/g, " ")})` : ""}`;
+  if (familyOf(view) === "gin") return t("%(round)s is over: %(who)s scores", { round: `${word} ${e.round}`, who: winner });
+  if (e.one_go) return `${t("%(round)s is over: %(who)s went out in one go", { round: `${word} ${e.round}`, who: winner })}${view.variant === "remik40" ? " — Remik!" : ""}`;
+  return t("%(round)s is over: %(who)s went out", { round: `${word} ${e.round}`, who: winner });
 }

@@ -2,6 +2,7 @@
 
 import { cardFace, cardName, parseCard } from "./cards.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** A card. Interactive when `onclick` is given (a button), otherwise an image with a name. */
 export function cardEl(text, options = {}) {
@@ -71,7 +72,7 @@ export function formatSeconds(total) {
 }
 
 export function seatName(view, seat) {
-  return seat === null || seat === undefined ? "nobody" : view.names[seat] || `seat ${seat + 1}`;
+  return seat === null || seat === undefined ? t("nobody") : view.names[seat] || t("seat %(n)s", { n: seat + 1 });
 }
 
 /** "+5", "-3", "0". */
