@@ -455,22 +455,22 @@ export function describeFamilyEvent(view, e) {
   const actor = who(view, e.seat);
   switch (e.kind) {
     case "passed":
-      return e.card ? `${actor} passed on the up-card` : `${actor} passed the extra exchange`;
+      return e.card ? t("%(who)s passed on the up-card", { who: actor }) : t("%(who)s passed the extra exchange", { who: actor });
     case "knocked":
-      if (e.gin) return `${actor} went gin`;
-      return `${actor} knocked with ${e.points}`;
+      if (e.gin) return t("%(who)s went gin", { who: actor });
+      return t("%(who)s knocked with %(n)s", { who: actor, n: e.points });
     case "declared":
       return `${actor} ended the deal with ${DECLARED[e.result] || e.result}`;
     case "extra_exchange":
       return `${actor === "you" ? "you may" : `${actor} may`} make an extra exchange`;
     case "bought_back":
-      return `${actor} bought back in for ${e.cost} chips`;
+      return tn("%(who)s bought back in for %(n)s chip", "%(who)s bought back in for %(n)s chips", e.cost, { who: actor });
     case "stayed_out":
-      return `${actor} stayed out`;
+      return t("%(who)s stayed out", { who: actor });
     case "eliminated":
       return `${actor} ${actor === "you" ? "are" : "is"} out with a record of ${e.record}`;
     case "opened":
-      return `${actor} opened`;
+      return t("%(who)s opened", { who: actor });
     case "stuck":
       return t("nobody can go out any more: the game is void");
     default:

@@ -263,8 +263,8 @@ export function renderBoard(model, f, act) {
       : cardEl(view.atu, { classes: placed ? "placed" : "" });
   }
   const atu = view.atu
-    ? h("div", { class: "atu" }, h("span", { class: "label" }, "Atu"), atuCard,
-        view.atu_taken_by !== null ? h("span", { class: "aside" }, ` taken by ${seatName(view, view.atu_taken_by)}`) : null)
+    ? h("div", { class: "atu" }, h("span", { class: "label" }, t("Atu")), atuCard,
+        view.atu_taken_by !== null ? h("span", { class: "aside" }, ` ${t("taken by %(name)s", { name: seatName(view, view.atu_taken_by) })}`) : null)
     : null;
 
   const pickedIndex = f.taking ? view.discard.lastIndexOf(model.draft.take) : -1;
@@ -287,7 +287,7 @@ export function renderBoard(model, f, act) {
       }),
     );
   }
-  const pileNote = !row && view.discard.length > 1 ? h("p", { class: "aside" }, `${view.discard.length} cards in the pile`) : null;
+  const pileNote = !row && view.discard.length > 1 ? h("p", { class: "aside" }, tn("%(n)s card in the pile", "%(n)s cards in the pile", view.discard.length)) : null;
 
   const discardable = new Set((f.you ? f.you.discards : []).map(faceOf));
   const one = model.selected.length === 1 && view.hand && view.hand.includes(model.selected[0]) ? model.selected[0] : null;
@@ -687,7 +687,7 @@ export function renderScores(model, f) {
     rounds.length
       ? h("details", { class: "round-details", dataset: { keep: "round-details" } }, h("summary", {}, t("Every %(round)s’s lines", { round: word.toLowerCase() })),
           rounds.slice().reverse().map((r) => h("div", {}, h("h3", {}, `${word} ${r.round}`), roundLines(view, r))))
-      : h("p", { class: "aside" }, `No ${word.toLowerCase()} finished yet.`),
+      : h("p", { class: "aside" }, t("No %(round)s finished yet.", { round: word.toLowerCase() })),
     f.over ? h("p", { class: "winners" }, h("strong", {}, `${t("Winners:")} `), (view.winners || []).map((s) => seatName(view, s)).join(", ")) : null,
   ];
 }
