@@ -34,10 +34,10 @@ export function takeAlone(family) {
   return family !== "cycle";
 }
 
-const DECLARED = { knock: "a knock", gin: "gin", flush: "a flush", figures: "figures", full_sequence: "a full sequence" };
+const DECLARED = { knock: t("a knock"), gin: t("gin"), flush: t("a flush"), figures: t("figures"), full_sequence: t("a full sequence") };
 
 function who(view, seat) {
-  return seat === view.seat && view.seat !== null ? "you" : seatName(view, seat);
+  return seat === view.seat && view.seat !== null ? t("you") : seatName(view, seat);
 }
 
 function faces(cards) {
@@ -114,8 +114,8 @@ function ginBoard(model, f) {
   if (g.step === "offer") {
     const passed = (g.passed || []).map((s) => who(view, s));
     offer = h("p", { class: "offer", id: "offer" },
-      `The up-card is offered to ${who(view, g.offered_to)}`,
-      passed.length ? ` (${passed.join(" and ")} passed)` : "", ".");
+      t("The up-card is offered to %(who)s", { who: who(view, g.offered_to) }),
+      passed.length ? ` (${t("%(names)s passed", { names: passed.join(` ${t("and")} `) })})` : "", ".");
   } else if (g.stock_only && view.phase === "draw" && g.step === "turn") {
     offer = h("p", { class: "offer", id: "offer" }, t("Both passed the up-card: the first draw is from the stock."));
   }
@@ -127,12 +127,12 @@ function ginKnockPanel(view) {
   if (!knock) return null;
   const name = who(view, knock.seat);
   const title = knock.gin
-    ? `${cap(name)} went gin`
-    : `${cap(name)} knocked with ${knock.points} loose point${knock.points === 1 ? "" : "s"}`;
+    ? cap(t("%(who)s went gin", { who: name }))
+    : cap(tn("%(who)s knocked with %(n)s loose point", "%(who)s knocked with %(n)s loose points", knock.points, { who: name }));
   return h("div", { class: "knock-panel", id: "knock-panel" },
-    h("p", {}, h("strong", {}, title), knock.discard ? [" · discarded ", cardEl(knock.discard, { classes: "mini" })] : null),
+    h("p", {}, h("strong", {}, title), knock.discard ? [` · ${t("discarded")} `, cardEl(knock.discard, { classes: "mini" })] : null),
     knock.deadwood && knock.deadwood.length
-      ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(knock.deadwood, { label: `${name}: loose cards` }))
+      ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(knock.deadwood, { label: t("%(who)s: loose cards", { who: name }) }))
       : null);
 }
 
@@ -148,17 +148,17 @@ function knockBoard(view) {
     const k = view.knock;
     const queue = (k.to_exchange || []).map((s) => who(view, s));
     knock = h("div", { class: "knock-panel", id: "knock-panel" },
-      h("p", {}, h("strong", {}, `${cap(who(view, k.seat))} knocked with ${k.points} loose point${k.points === 1 ? "" : "s"}`)),
+      h("p", {}, h("strong", {}, cap(tn("%(who)s knocked with %(n)s loose point", "%(who)s knocked with %(n)s loose points", k.points, { who: who(view, k.seat) })))),
       k.loose && k.loose.length
-        ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(k.loose, { label: "the knocker's loose cards" }))
+        ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(k.loose, { label: t("the knocker's loose cards") }))
         : null,
-      queue.length ? h("p", {}, `Extra exchange: ${queue.join(", then ")}.`) : null);
+      queue.length ? h("p", {}, t("Extra exchange: %(names)s.", { names: queue.join(`, ${t("then")} `) })) : null);
   }
   let buyBack = null;
   if (view.buy_back) {
     const b = view.buy_back;
     buyBack = h("p", { class: "buy-back-panel", id: "buy-back-panel" },
-      `${cap(b.to_decide.map((s) => who(view, s)).join(", "))} may buy back in for ${b.cost} chips, with a record of ${b.record}.`);
+      cap(t("%(names)s may buy back in for %(cost)s chips, with a record of %(record)s.", { names: b.to_decide.map((s) => who(view, s)).join(", "), cost: b.cost, record: b.record })));
   }
   return [info, knock, buyBack];
 }
@@ -231,12 +231,12 @@ function ginMine(f) {
   if (f.myTurn && you.knock_discards && you.knock_discards.length) {
     parts.push(h("p", { class: "knock-ready", id: "knock-ready" },
       you.deadwood === 0 ? h("strong", {}, `${t("Gin is on!")} `) : h("strong", {}, `${t("You can knock.")} `),
-      `Discard one of ${faces(you.knock_discards)} to ${you.deadwood === 0 ? "go gin or knock" : "knock"}.`));
+      (you.deadwood === 0 ? t("Discard one of %(cards)s to go gin or knock.", { cards: faces(you.knock_discards) }) : t("Discard one of %(cards)s to knock.", { cards: faces(you.knock_discards) }))));
   }
   if (f.myTurn && g.step === "reply" && g.knock) {
     parts.push(h("p", {},
-      `${cap(seatName(view, g.knock.seat))} ${g.knock.gin ? "went gin" : `knocked with ${g.knock.points}`}. `,
-      "Lay your melds and add cards to the table melds, then press Done: it lays the rest as well as it can and counts your loose cards."));
+      `${cap(g.knock.gin ? t("%(who)s went gin", { who: seatName(view, g.knock.seat) }) : t("%(who)s knocked with %(n)s", { who: seatName(view, g.knock.seat), n: g.knock.points }))}. `,
+      t("Lay your melds and add cards to the table melds, then press Done: it lays the rest as well as it can and counts your loose cards.")));
   }
   if (f.myTurn && g.taken && view.phase === "play") {
     parts.push(h("p", { class: "aside" }, t("You took %(card)s: it stays in your hand this turn.", { card: cardName(g.taken) })));
@@ -249,20 +249,20 @@ function knockMine(f) {
   const parts = [];
   if (you.stage === "buy_back" && f.myTurn && you.buy_back) {
     const b = you.buy_back;
-    parts.push(h("p", {}, h("strong", {}, `You are out with a record of ${view.scores.totals[view.seat]}. `),
-      `Buy back in for ${b.cost} chips: your record becomes ${b.record} and you are dealt ten cards. Or stay out.`));
+    parts.push(h("p", {}, h("strong", {}, `${t("You are out with a record of %(n)s.", { n: view.scores.totals[view.seat] })} `),
+      t("Buy back in for %(cost)s chips: your record becomes %(record)s and you are dealt ten cards. Or stay out.", { cost: b.cost, record: b.record })));
   } else if (!you.in_game) {
     parts.push(h("p", {}, h("strong", {}, t("You are out of the game")), ` ${t("with a record of %(n)s.", { n: view.scores.totals[view.seat] })}`));
   } else if (view.hand.length) {
     parts.push(h("p", {}, h("strong", { id: "loose-points" }, t("Loose points: %(n)s", { n: you.loose_points })), ` ${t("in your hand as it is")}`));
     if (you.knock) {
       const k = you.knock;
-      const what = k.kind === "knock" ? `a knock with ${k.points}` : DECLARED[k.kind] || k.kind;
-      parts.push(h("p", { class: "knock-ready", id: "knock-ready" }, h("strong", {}, "You can end the deal: "),
-        `discard ${cardShort(k.card)} for ${what}.`));
+      const what = k.kind === "knock" ? t("a knock with %(n)s", { n: k.points }) : DECLARED[k.kind] || k.kind;
+      parts.push(h("p", { class: "knock-ready", id: "knock-ready" }, h("strong", {}, `${t("You can end the deal:")} `),
+        t("discard %(card)s for %(what)s.", { card: cardShort(k.card), what })));
     }
     if (f.myTurn && you.stage === "exchange" && view.knock) {
-      parts.push(h("p", {}, `${cap(seatName(view, view.knock.seat))} knocked: one extra exchange (draw or take, then discard), or pass.`));
+      parts.push(h("p", {}, cap(t("%(who)s knocked: one extra exchange (draw or take, then discard), or pass.", { who: seatName(view, view.knock.seat) }))));
     }
     if (f.myTurn && you.taken && view.phase === "play") {
       parts.push(h("p", { class: "aside" }, t("You took %(card)s: it stays in your hand this turn.", { card: cardName(you.taken) })));
@@ -341,7 +341,7 @@ export function scoreFootRows(f) {
     if (view.gin.settlement) rows.push(row(t("Settled"), view.gin.settlement.net.map(signed), "settled-row"));
   } else if (family === "knock") {
     rows.push(row(t("Chips"), view.stakes.chips.map(signed), "chips-row"));
-    rows.push(row("In game", view.in_game.map((x) => (x ? "in" : "out")), "status-row"));
+    rows.push(row(t("In game"), view.in_game.map((x) => (x ? "in" : "out")), "status-row"));
   } else {
     if (view.running_totals && view.phase !== "over") rows.push(row(t("With this deal"), view.running_totals.map(String), "running-row"));
     if (view.prize_pool && view.prize_pool.payouts) {
@@ -365,26 +365,26 @@ export function scoreExtras(model, f) {
     }
   } else if (family === "knock") {
     const ledger = view.stakes.ledger || [];
-    out.push(h("p", { class: "aside" }, `Pool: ${view.stakes.pool} chips · stake ${view.stakes.stake}.`));
+    out.push(h("p", { class: "aside" }, t("Pool: %(pool)s chips · stake %(stake)s.", { pool: view.stakes.pool, stake: view.stakes.stake })));
     if (ledger.length) {
-      out.push(h("details", { class: "ledger", id: "ledger", dataset: { keep: "ledger" } }, h("summary", {}, `Chip ledger (${ledger.length} entries)`),
+      out.push(h("details", { class: "ledger", id: "ledger", dataset: { keep: "ledger" } }, h("summary", {}, t("Chip ledger (%(n)s entries)", { n: ledger.length })),
         h("table", { class: "table ledger-table" },
-          h("thead", {}, h("tr", {}, ["Deal", "What", "From", "To", "Chips"].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", {}, h("tr", {}, [t("Deal"), t("What"), t("From"), t("To"), t("Chips")].map((title) => h("th", { scope: "col" }, title)))),
           h("tbody", {}, ledger.map((e) => h("tr", {},
             h("td", {}, String(e.round)), h("td", {}, e.kind.replace(/_/g, " ")),
-            h("td", {}, e.from === "pool" ? "pool" : seatName(view, e.from)),
-            h("td", {}, e.to === "pool" ? "pool" : seatName(view, e.to)),
+            h("td", {}, e.from === "pool" ? t("pool") : seatName(view, e.from)),
+            h("td", {}, e.to === "pool" ? t("pool") : seatName(view, e.to)),
             h("td", {}, String(e.amount))))))));
     }
   } else if (view.prize_pool) {
     const p = view.prize_pool;
-    out.push(h("p", { class: "aside" }, `Prize pool: ${p.pool} chips (${p.stake} from each player); the winner takes ${p.winner_share}%.`));
+    out.push(h("p", { class: "aside" }, t("Prize pool: %(pool)s chips (%(stake)s from each player); the winner takes %(share)s.", { pool: p.pool, stake: p.stake, share: `${p.winner_share}%` })));
   }
   const rounds = view.scores.rounds;
   if (rounds.length) {
     const word = roundWord(family).toLowerCase();
     out.push(h("details", { class: "last-deal", id: "last-deal", dataset: { keep: "last-deal" } },
-      h("summary", {}, `How ${word} ${rounds[rounds.length - 1].round} ended`), lastDealSummary(model, f)));
+      h("summary", {}, t("How %(round)s ended", { round: `${word} ${rounds[rounds.length - 1].round}` })), lastDealSummary(model, f)));
   }
   return out;
 }
@@ -393,13 +393,13 @@ function columnsTable(view, columns) {
   return h("div", { class: "columns", id: "columns" },
     h("h3", {}, t("Columns")),
     h("table", { class: "table columns-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Column"), view.names.map((n) => h("th", { scope: "col" }, n)), h("th", { scope: "col" }, "Result"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Column")), view.names.map((n) => h("th", { scope: "col" }, n)), h("th", { scope: "col" }, t("Result")))),
       h("tbody", {}, columns.map((c, i) =>
         h("tr", { class: c.winner !== null && c.winner !== undefined ? "finished" : "" },
           h("th", { scope: "row" }, String(i + 1)),
-          view.names.map((_, seat) => h("td", { title: `${c.deals[seat]} deal${c.deals[seat] === 1 ? "" : "s"} won in this column` },
+          view.names.map((_, seat) => h("td", { title: tn("%(n)s deal won in this column", "%(n)s deals won in this column", c.deals[seat]) },
             `${c.scores[seat]} (${c.deals[seat]})`)),
-          h("td", {}, c.result ? `${seatName(view, c.result.winner)} +${c.result.points}` : "open"))))),
+          h("td", {}, c.result ? `${seatName(view, c.result.winner)} +${c.result.points}` : t("open")))))),
     h("p", { class: "aside" }, t("Each cell: points (deals won in the column).")));
 }
 
@@ -439,11 +439,11 @@ export function overText(f) {
   const { view, family } = f;
   if (family === "gin" && view.gin.settlement) {
     const s = view.gin.settlement;
-    return `Settlement: ${view.names.map((n, seat) => `${n} ${signed(s.net[seat])}`).join(" · ")}.`;
+    return t("Settlement: %(list)s.", { list: view.names.map((n, seat) => `${n} ${signed(s.net[seat])}`).join(" · ") });
   }
-  if (family === "knock") return `Chips: ${view.names.map((n, seat) => `${n} ${signed(view.stakes.chips[seat])}`).join(" · ")}.`;
+  if (family === "knock") return t("Chips: %(list)s.", { list: view.names.map((n, seat) => `${n} ${signed(view.stakes.chips[seat])}`).join(" · ") });
   if (view.prize_pool && view.prize_pool.payouts) {
-    return `Chips from the pool: ${view.names.map((n, seat) => `${n} ${view.prize_pool.payouts[seat]}`).join(" · ")}.`;
+    return t("Chips from the pool: %(list)s.", { list: view.names.map((n, seat) => `${n} ${view.prize_pool.payouts[seat]}`).join(" · ") });
   }
   return "";
 }
