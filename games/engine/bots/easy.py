@@ -12,6 +12,10 @@ It starts from the normal bot's candidates (:mod:`.basic` and the variant bots) 
   another will do), not always the very best.
 
 The defender's reply in gin and the buy-back in Knock-108 are the normal bot's.
+
+Remik 40 is a single deal (R40-25: the first to go out wins the match), so a careless hand above
+still wins a third of its matches; there the easy bot is a beginner who never takes from the
+discard pile (``REMIK40_TAKE``) and overlooks its plays more often (``REMIK40_MISS_PLAY``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,16 @@ from typing import Any
 from ..moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard
 from . import basic
 
-__all__ = ["KNOCK", "MISS_PLAY", "OTHER_PLAY", "TAKE", "WORST_DISCARDS", "candidates"]
+__all__ = [
+    "KNOCK",
+    "MISS_PLAY",
+    "OTHER_PLAY",
+    "REMIK40_MISS_PLAY",
+    "REMIK40_TAKE",
+    "TAKE",
+    "WORST_DISCARDS",
+    "candidates",
+]
 
 #: How often a take that the normal bot wants is made.
 TAKE = 0.4
@@ -33,6 +46,9 @@ MISS_PLAY = 0.4
 OTHER_PLAY = 0.5
 #: How often a knock the normal bot would make is made.
 KNOCK = 0.5
+#: Remik 40 (one deal decides the match): how often a wanted take is made, and plays overlooked.
+REMIK40_TAKE = 0.0
+REMIK40_MISS_PLAY = 0.6
 #: The discard is one of this many of the normal bot's first discards.
 WORST_DISCARDS = 4
 
@@ -53,13 +69,16 @@ def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
     if not normal:
         return
     first = normal[0]
+    remik40 = view.get("variant") == "remik40"
+    take = REMIK40_TAKE if remik40 else TAKE
+    miss_play = REMIK40_MISS_PLAY if remik40 else MISS_PLAY
     step = (view.get("gin") or {}).get("step")
     stage = view.get("stage")
     if step == "reply" or stage == "buy_back":
         yield first
         return
     if view.get("phase") == "draw":
-        if isinstance(first, TakeDiscard) and rng.random() >= TAKE:
+        if isinstance(first, TakeDiscard) and rng.random() >= take:
             simple = [m for m in normal if isinstance(m, (DrawStock, Pass))]
             if simple:
                 yield simple[0]
@@ -72,7 +91,7 @@ def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
     if knocks and rng.random() < KNOCK:
         yield knocks[0]
         return
-    if plays and rng.random() >= MISS_PLAY:
+    if plays and rng.random() >= miss_play:
         yield plays[0] if rng.random() >= OTHER_PLAY else rng.choice(plays)
         return
     yield from _pick_discard(discards, rng)
