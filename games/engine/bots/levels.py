@@ -8,8 +8,8 @@
   it samples the opponent's hand consistently with the view to decide when to knock, and chooses
   its discards by looking at every card it may draw; in the shared cycle (:mod:`.hard`) it weighs
   discards by the live cards, sheds points when an opponent may go out, and holds an opening back
-  for a one-go finish in penalty variants. Knock-108's hard level (:mod:`.hard_knock108`) is the
-  normal bot's play for now.
+  for a one-go finish in penalty variants. In Knock-108 (:mod:`.hard_knock108`) it weighs takes
+  and discards by the next draw over the unseen cards.
 
 Every level is deterministic given ``rng``; without one, the random choices are seeded from the view
 itself, so the same view always gives the same move. A level's candidates end with the normal bot's,
