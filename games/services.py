@@ -847,6 +847,19 @@ def _seats_changed(*, match: Match, state: engine.GameState, before: SeatRow, ro
     """
     after = _row(rows, before.index)
     playing = match.status == Match.Status.PLAYING and not state.is_over
+    if (
+        playing
+        and after.state == Seat.State.AWAY
+        and before.state != Seat.State.AWAY
+        and match.room.ranked
+        and ratings.before_first_discard(match, state)
+    ):
+        # Leaving a ranked match before the first discard of its first round aborts it for
+        # ratings: it ends here (standings as dealt, nobody's rating moves), and everyone gets
+        # the final frame.
+        logger.info("match %s: seat %s left before the first discard: aborted", match.pk, before.index)
+        match_close(match_id=match.pk)
+        return
     turn_changed = playing and state.turn == before.index and before.played_by_bot != after.played_by_bot
     if turn_changed:
         now = timezone.now()

@@ -160,6 +160,39 @@ def test_a_match_closed_after_moves_but_before_the_first_discard_is_aborted(peop
     assert not RatingChange.objects.exists()
 
 
+def test_leaving_a_ranked_match_before_the_first_discard_aborts_it(people: list[Any]) -> None:
+    players = people[:2]
+    room = ranked_room(players, "remik51", {})
+    match = services.match_start(room=room)
+    leaver = players[1 - match.game_state().turn]  # not the one to move: nobody has discarded
+
+    assert services.seat_away(match_id=match.pk, user=leaver)
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABANDONED
+    assert match.rating_status == RatingStatus.ABORTED
+    assert not RatingChange.objects.exists()
+
+
+def test_leaving_a_ranked_match_after_the_first_discard_lets_the_bot_stand_in(people: list[Any]) -> None:
+    players = people[:2]
+    room = ranked_room(players, "remik51", {})
+    match = services.match_start(room=room)
+    state = match.game_state()
+    while not MoveRecord.objects.filter(match=match, move__kind="discard").exists():
+        seat = state.turn
+        move = choose_move(engine.view_for(state, seat))
+        services.move_submit(match_id=match.pk, user=players[seat], move=move, expected_version=match.version)
+        match.refresh_from_db()
+        state = match.game_state()
+
+    assert services.seat_away(match_id=match.pk, user=players[0])
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    assert match.rating_status == RatingStatus.NONE
+
+
 def test_a_match_closed_after_the_first_discard_is_rated_from_its_standings(people: list[Any]) -> None:
     players = people[:2]
     room = ranked_room(players, "remi", {"rounds": 3})
