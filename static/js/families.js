@@ -126,9 +126,10 @@ function ginKnockPanel(view) {
   const knock = view.gin.knock;
   if (!knock) return null;
   const name = who(view, knock.seat);
+  const me = view.seat !== null && knock.seat === view.seat;
   const title = knock.gin
-    ? cap(t("%(who)s went gin", { who: name }))
-    : cap(tn("%(who)s knocked with %(n)s loose point", "%(who)s knocked with %(n)s loose points", knock.points, { who: name }));
+    ? (me ? upperFirst(t("you went gin")) : t("%(who)s went gin", { who: name }))
+    : knockedTitle(view, knock.seat, knock.points);
   return h("div", { class: "knock-panel", id: "knock-panel" },
     h("p", {}, h("strong", {}, title), knock.discard ? [` · ${t("discarded")} `, cardEl(knock.discard, { classes: "mini" })] : null),
     knock.deadwood && knock.deadwood.length
@@ -148,7 +149,7 @@ function knockBoard(view) {
     const k = view.knock;
     const queue = (k.to_exchange || []).map((s) => who(view, s));
     knock = h("div", { class: "knock-panel", id: "knock-panel" },
-      h("p", {}, h("strong", {}, cap(tn("%(who)s knocked with %(n)s loose point", "%(who)s knocked with %(n)s loose points", k.points, { who: who(view, k.seat) })))),
+      h("p", {}, h("strong", {}, knockedTitle(view, k.seat, k.points))),
       k.loose && k.loose.length
         ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(k.loose, { label: t("the knocker's loose cards") }))
         : null,
@@ -189,7 +190,7 @@ export function playerBadges(f, seat) {
     const chips = view.stakes.chips[seat];
     out.push(h("span", { class: `player-extra chips ${chips < 0 ? "minus" : ""}`, title: t("chips won or paid") }, t("chips %(n)s", { n: signed(chips) })));
     const bought = view.stakes.buy_backs[seat];
-    if (bought) out.push(h("span", { class: "player-extra" }, `bought back ${bought}×`));
+    if (bought) out.push(h("span", { class: "player-extra" }, tn("bought back %(n)s×", "bought back %(n)s×", bought)));
   } else {
     if (view.opened[seat]) out.push(h("span", { class: "badge" }, t("opened")));
     if (view.running_totals && view.running_totals[seat] !== view.scores.totals[seat]) {
@@ -452,30 +453,50 @@ export function overText(f) {
 
 /** Words for the events of the gin family and Knock-108 (undefined: not one of theirs). */
 export function describeFamilyEvent(view, e) {
-  const actor = who(view, e.seat);
+  // The player's own events have their own whole sentences ("you passed…"), so that Polish and
+  // Romanian can conjugate the verb; the others name the player.
+  const me = view.seat !== null && e.seat === view.seat;
+  const actor = seatName(view, e.seat);
   switch (e.kind) {
     case "passed":
-      return e.card ? t("%(who)s passed on the up-card", { who: actor }) : t("%(who)s passed the extra exchange", { who: actor });
+      if (e.card) return me ? t("you passed on the up-card") : t("%(who)s passed on the up-card", { who: actor });
+      return me ? t("you passed the extra exchange") : t("%(who)s passed the extra exchange", { who: actor });
     case "knocked":
-      if (e.gin) return t("%(who)s went gin", { who: actor });
-      return t("%(who)s knocked with %(n)s", { who: actor, n: e.points });
-    case "declared":
-      return `${actor} ended the deal with ${DECLARED[e.result] || e.result}`;
+      if (e.gin) return me ? t("you went gin") : t("%(who)s went gin", { who: actor });
+      return me ? t("you knocked with %(n)s", { n: e.points }) : t("%(who)s knocked with %(n)s", { who: actor, n: e.points });
+    case "declared": {
+      const what = DECLARED[e.result] || e.result;
+      return me ? t("you ended the deal with %(what)s", { what }) : t("%(who)s ended the deal with %(what)s", { who: actor, what });
+    }
     case "extra_exchange":
-      return `${actor === "you" ? "you may" : `${actor} may`} make an extra exchange`;
+      return me ? t("you may make an extra exchange") : t("%(who)s may make an extra exchange", { who: actor });
     case "bought_back":
-      return tn("%(who)s bought back in for %(n)s chip", "%(who)s bought back in for %(n)s chips", e.cost, { who: actor });
+      return me
+        ? tn("you bought back in for %(n)s chip", "you bought back in for %(n)s chips", e.cost)
+        : tn("%(who)s bought back in for %(n)s chip", "%(who)s bought back in for %(n)s chips", e.cost, { who: actor });
     case "stayed_out":
-      return t("%(who)s stayed out", { who: actor });
+      return me ? t("you stayed out") : t("%(who)s stayed out", { who: actor });
     case "eliminated":
-      return `${actor} ${actor === "you" ? "are" : "is"} out with a record of ${e.record}`;
+      return me ? t("you are out with a record of %(n)s", { n: e.record }) : t("%(who)s is out with a record of %(n)s", { who: actor, n: e.record });
     case "opened":
-      return t("%(who)s opened", { who: actor });
+      return me ? t("you opened") : t("%(who)s opened", { who: actor });
     case "stuck":
       return t("nobody can go out any more: the game is void");
     default:
       return undefined;
   }
+}
+
+/** "… knocked with N loose points", with its own sentence for the player's own knock. */
+function knockedTitle(view, seat, points) {
+  if (view.seat !== null && seat === view.seat) {
+    return upperFirst(tn("you knocked with %(n)s loose point", "you knocked with %(n)s loose points", points));
+  }
+  return tn("%(who)s knocked with %(n)s loose point", "%(who)s knocked with %(n)s loose points", points, { who: seatName(view, seat) });
+}
+
+function upperFirst(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** "you" starts a sentence as "You"; a player's name is left as it is written. */

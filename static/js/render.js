@@ -709,21 +709,42 @@ export function describeEvents(view, events) {
   const list = events || [];
   const sawOwnCard = list.some((e) => e.kind === "drew_card");
   for (const e of list) {
-    const who = e.seat === view.seat && view.seat !== null ? t("you") : seatName(view, e.seat);
+    const who = seatName(view, e.seat);
     if (e.kind === "drew" && e.seat === view.seat && sawOwnCard) continue; // "you drew <card>" says it
     const special = describeFamilyEvent(view, e);
     if (special !== undefined) {
       out.push(special);
       continue;
     }
+    // The player's own moves are whole sentences of their own, so that Polish and Romanian can
+    // conjugate the verb ("dobierasz", "ai tras"); the others' moves name the player.
+    const me = view.seat !== null && e.seat === view.seat;
     switch (e.kind) {
-      case "drew": out.push(t("%(who)s drew from the stock", { who })); break;
+      case "drew": out.push(me ? t("you drew from the stock") : t("%(who)s drew from the stock", { who })); break;
       case "drew_card": out.push(t("you drew %(card)s", { card: cardName(e.card) })); break;
-      case "took": out.push(e.depth > 1 ? tn("%(who)s took %(card)s and %(n)s more card from the discards", "%(who)s took %(card)s and %(n)s more cards from the discards", e.depth - 1, { who, card: cardName(e.card) }) : t("%(who)s took %(card)s from the discards", { who, card: cardName(e.card) })); break;
-      case "melded": out.push(t("%(who)s laid %(cards)s", { who, cards: e.cards.map(cardShort).join(" ") })); break;
-      case "laid_off": out.push(t("%(who)s added %(cards)s to meld %(id)s", { who, cards: e.cards.map(cardShort).join(" "), id: e.meld })); break;
-      case "joker_exchanged": out.push(t("%(who)s swapped %(card)s for a joker", { who, card: cardShort(e.card) })); break;
-      case "discarded": out.push(t("%(who)s discarded %(card)s", { who, card: cardName(e.card) })); break;
+      case "took": {
+        const card = cardName(e.card);
+        if (e.depth > 1) {
+          out.push(me
+            ? tn("you took %(card)s and %(n)s more card from the discards", "you took %(card)s and %(n)s more cards from the discards", e.depth - 1, { card })
+            : tn("%(who)s took %(card)s and %(n)s more card from the discards", "%(who)s took %(card)s and %(n)s more cards from the discards", e.depth - 1, { who, card }));
+        } else {
+          out.push(me ? t("you took %(card)s from the discards", { card }) : t("%(who)s took %(card)s from the discards", { who, card }));
+        }
+        break;
+      }
+      case "melded": {
+        const cards = e.cards.map(cardShort).join(" ");
+        out.push(me ? t("you laid %(cards)s", { cards }) : t("%(who)s laid %(cards)s", { who, cards }));
+        break;
+      }
+      case "laid_off": {
+        const cards = e.cards.map(cardShort).join(" ");
+        out.push(me ? t("you added %(cards)s to meld %(id)s", { cards, id: e.meld }) : t("%(who)s added %(cards)s to meld %(id)s", { who, cards, id: e.meld }));
+        break;
+      }
+      case "joker_exchanged": out.push(me ? t("you swapped %(card)s for a joker", { card: cardShort(e.card) }) : t("%(who)s swapped %(card)s for a joker", { who, card: cardShort(e.card) })); break;
+      case "discarded": out.push(me ? t("you discarded %(card)s", { card: cardName(e.card) }) : t("%(who)s discarded %(card)s", { who, card: cardName(e.card) })); break;
       case "round_over": out.push(roundOverText(view, e)); break;
       case "match_over": out.push(t("the match is over")); break;
       case "stock_rebuilt": out.push(t("the stock was rebuilt from the discards")); break;

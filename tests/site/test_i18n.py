@@ -439,3 +439,38 @@ def test_the_end_of_a_match_is_said_with_the_tables_own_numbers(
         assert i18n_rules.end_condition(rules) == rules.end_condition()  # English is the engine's own
     with translation.override("pl"):
         assert polish in i18n_rules.end_condition(rules)
+
+
+def _js_function(path: Path, name: str) -> str:
+    """The source of one top-level function of a script (up to the next top-level declaration)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f"function {name}(")
+    end = re.search(r"\n(?:export |/\*\*|function )", text[start + 1 :])
+    return text[start : start + 1 + end.start()] if end else text[start:]
+
+
+def test_the_players_own_event_lines_are_whole_sentences() -> None:
+    """A player's own moves are not "%(who)s …" with who = "ty" / "tu": each has its own sentence
+    ("you drew from the stock"), so that Polish and Romanian conjugate the verb (README "Languages")."""
+    scripts = Path(django_settings.BASE_DIR) / "static" / "js"
+    for path, name in (
+        (scripts / "render.js", "describeEvents"),
+        (scripts / "families.js", "describeFamilyEvent"),
+    ):
+        body = _js_function(path, name)
+        assert 't("you")' not in body, name
+        assert "who(view" not in body, name
+        named = set(re.findall(r't[n]?\("%\(who\)s ([^"]+)"', body))
+        own = set(re.findall(r't[n]?\("you ([^"]+)"', body))
+        assert named, name
+        # every named sentence has the player's own twin (the verb may change: "is" / "are")
+        assert len(own) >= len(named), (name, sorted(named), sorted(own))
+
+    for language, pronoun in (("pl", "ty"), ("ro", "tu")):
+        entries = read_po(LOCALE / language / "LC_MESSAGES" / "djangojs.po")
+        own = [entry for entry in entries if entry["msgid"].startswith("you ")]
+        assert len(own) >= 15
+        for entry in own:
+            for text in entry["msgstr"].values():
+                assert "%(who)s" not in text, (language, text)
+                assert not text.lower().startswith(f"{pronoun} "), (language, text)
