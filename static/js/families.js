@@ -36,6 +36,11 @@ export function takeAlone(family) {
 
 const DECLARED = { knock: t("a knock"), gin: t("gin"), flush: t("a flush"), figures: t("figures"), full_sequence: t("a full sequence") };
 
+/** How a Knock-108 deal was ended ("a knock", "a flush"…), in the page's language. */
+export function declaredName(result) {
+  return DECLARED[result] || String(result).replace(/_/g, " ");
+}
+
 function who(view, seat) {
   return seat === view.seat && view.seat !== null ? t("you") : seatName(view, seat);
 }
@@ -170,9 +175,9 @@ export function meldLabel(f, meld) {
   const owner = seatName(view, meld.owner);
   if (family === "cycle") return `${owner} · ${meldKind(meld.kind)} · ${t("%(n)s pts", { n: meld.points })}`;
   const extra = meld.placed_by && meld.placed_by.some((s) => s !== meld.owner)
-    ? ` · with ${[...new Set(meld.placed_by.filter((s) => s !== meld.owner))].map((s) => seatName(view, s)).join(", ")}’s lay-offs`
+    ? ` · ${t("with %(names)s’s lay-offs", { names: [...new Set(meld.placed_by.filter((s) => s !== meld.owner))].map((s) => seatName(view, s)).join(", ") })}`
     : "";
-  return `${owner}’s ${meld.kind}${extra}`;
+  return `${t("%(owner)s’s %(kind)s", { owner, kind: meldKind(meld.kind) })}${extra}`;
 }
 
 // --- players ----------------------------------------------------------------------------------------
@@ -421,7 +426,7 @@ export function lastDealSummary(model, f) {
       h("li", {}, h("strong", {}, `${seatName(view, item.seat)}: `),
         item.special ? `${DECLARED[item.special] || item.special} ` : null,
         item.melds.length ? item.melds.map((m) => h("span", { class: "suggested-meld" }, `[${faces(m)}]`)) : null,
-        item.loose.length ? ` loose ${faces(item.loose)}` : "",
+        item.loose.length ? ` ${t("loose %(cards)s", { cards: faces(item.loose) })}` : "",
         ` (${item.points})`)));
   }
   const event = model.lastDeal && model.lastDeal.round === last.round ? model.lastDeal : null;
@@ -431,7 +436,7 @@ export function lastDealSummary(model, f) {
     const own = melds.filter((m) => m.owner === seat);
     return h("li", {}, h("strong", {}, `${seatName(view, seat)}: `),
       own.length ? own.map((m) => h("span", { class: "suggested-meld" }, `[${faces(m.cards)}]`)) : null,
-      hands[seat] && hands[seat].length ? ` left ${faces(hands[seat])}` : " nothing left");
+      hands[seat] && hands[seat].length ? ` ${t("left %(cards)s", { cards: faces(hands[seat]) })}` : ` ${t("nothing left")}`);
   }));
 }
 

@@ -7,6 +7,7 @@ import { pool as draftPool, hasPlay, isEmpty, usedKeys } from "./draft.js";
 import {
   boardInfo,
   describeFamilyEvent,
+  declaredName,
   familyOf,
   isRow,
   lastDealSummary,
@@ -759,7 +760,7 @@ function roundOverText(view, e) {
   const winner = e.winner !== null && e.winner !== undefined ? seatName(view, e.winner) : null;
   if (e.ended === "void") return t("%(round)s is void", { round: `${word} ${e.round}` });
   if (!winner) return t("%(round)s is over", { round: `${word} ${e.round}` });
-  if (familyOf(view) === "knock") return `${t("%(round)s is over: %(who)s ended it", { round: `${word} ${e.round}`, who: winner })}${e.result ? ` (${e.result.replace(/_/g, " ")})` : ""}`;
+  if (familyOf(view) === "knock") return `${t("%(round)s is over: %(who)s ended it", { round: `${word} ${e.round}`, who: winner })}${e.result ? ` (${declaredName(e.result)})` : ""}`;
   if (familyOf(view) === "gin") return t("%(round)s is over: %(who)s scores", { round: `${word} ${e.round}`, who: winner });
   if (e.one_go) return `${t("%(round)s is over: %(who)s went out in one go", { round: `${word} ${e.round}`, who: winner })}${view.variant === "remik40" ? " — Remik!" : ""}`;
   return t("%(round)s is over: %(who)s went out", { round: `${word} ${e.round}`, who: winner });
