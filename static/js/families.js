@@ -119,7 +119,7 @@ function ginBoard(model, f) {
   if (g.step === "offer") {
     const passed = (g.passed || []).map((s) => who(view, s));
     offer = h("p", { class: "offer", id: "offer" },
-      t("The up-card is offered to %(who)s", { who: who(view, g.offered_to) }),
+      view.seat !== null && g.offered_to === view.seat ? t("The up-card is offered to you") : t("The up-card is offered to %(who)s", { who: seatName(view, g.offered_to) }),
       passed.length ? ` (${t("%(names)s passed", { names: passed.join(` ${t("and")} `) })})` : "", ".");
   } else if (g.stock_only && view.phase === "draw" && g.step === "turn") {
     offer = h("p", { class: "offer", id: "offer" }, t("Both passed the up-card: the first draw is from the stock."));
@@ -138,7 +138,7 @@ function ginKnockPanel(view) {
   return h("div", { class: "knock-panel", id: "knock-panel" },
     h("p", {}, h("strong", {}, title), knock.discard ? [` · ${t("discarded")} `, cardEl(knock.discard, { classes: "mini" })] : null),
     knock.deadwood && knock.deadwood.length
-      ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(knock.deadwood, { label: t("%(who)s: loose cards", { who: name }) }))
+      ? h("p", { class: "loose" }, h("span", { class: "label" }, t("Loose cards (face up)")), cardRow(knock.deadwood, { label: me ? t("your loose cards") : t("%(who)s: loose cards", { who: name }) }))
       : null);
 }
 
