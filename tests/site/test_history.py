@@ -75,7 +75,7 @@ def test_my_matches_shows_a_finished_bot_match_with_totals_and_winners(ala: Any)
     assertContains(response, f"Bot 2 ({totals[1]})")
     assertContains(response, f"winners: {', '.join(winners)}")
     assertContains(response, f"total {totals[0]}")
-    assertContains(response, "won" if 0 in match.winners else "rank 2")
+    assertContains(response, "won" if 0 in match.winners else "place 2")
     assertContains(response, "Finished")
 
 
