@@ -202,7 +202,7 @@ def _opening_progress(rules: Rules, hand: tuple[str, ...]) -> _Progress:
     """
     cards = [parse_card(text) for text in hand]
     melds, _ = best_arrangement(rules, cards)
-    found = find_opening(rules, cards, keep=1)
+    found = find_opening(rules, cards, keep=1, arranged=melds)
     has_run = any(m.kind == "run" and (m.is_pure or rules.opening_run != "pure") for m in (found or melds))
     points = arrangement_value(rules, found) if found else arrangement_value(rules, melds)
     missing = []

@@ -278,6 +278,8 @@ class _TooBigError(Exception):
 STATE_LIMIT = 20_000
 #: Naturals per part when a huge hand is split.
 CHUNK = 14
+#: Hands of at most this many cards are always searched exactly (far below ``STATE_LIMIT``).
+EXACT_CARDS = 15
 
 
 def best_arrangement(
@@ -470,16 +472,27 @@ def find_opening(
     include: Card | None = None,
     keep: int = 1,
     cover: bool = False,
+    arranged: Sequence[Meld] | None = None,
 ) -> list[Meld] | None:
     """Melds from ``cards`` that make a legal opening (most points found), leaving ``keep`` cards.
 
     ``include``: a card that must be in one of the melds (a taken discard). ``cover``: prefer
-    melding as many cards as possible (for going out). A search for bots and hints: it finds an
-    opening in every ordinary case, but is not a proof that none exists.
+    melding as many cards as possible (for going out). ``arranged``: the melds of
+    ``best_arrangement(rules, cards, cover=cover)`` when the caller has them already. A search for
+    bots and hints: it finds an opening in every ordinary case, but is not a proof that none exists.
+
+    Every opening it could find is a set of melds from ``cards``, so it is worth no more than the
+    best arrangement; when that is below the minimum, there is none, and the search stops there
+    (for hands the exact search covers: up to ``EXACT_CARDS`` cards).
     """
     cards = [c.bare() for c in cards]
     candidates: list[list[Meld]] = []
-    base, _ = best_arrangement(rules, cards, cover=cover)
+    if arranged is None:
+        base, _ = best_arrangement(rules, cards, cover=cover)
+    else:
+        base = tuple(arranged)
+    if not cover and len(cards) <= EXACT_CARDS and arrangement_value(rules, base) < rules.opening_minimum:
+        return None
     candidates.append(list(base))
     seeds = runs_in(rules, cards, pure=rules.opening_run == "pure")
     if rules.opening_run != "none" and not any(
