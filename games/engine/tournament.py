@@ -32,6 +32,7 @@ import statistics
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -141,9 +142,11 @@ def wilson(points: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(
-    rules: Rules, levels: Sequence[str], seed: int
-) -> tuple[tuple[int, ...], int, int, dict[str, Timings]]:
+#: What one match gives: winners, deals played, moves, decision times by level.
+_Played = tuple[tuple[int, ...], int, int, dict[str, Timings]]
+
+
+def play_game(rules: Rules, levels: Sequence[str], seed: int) -> _Played:
     """One match with ``levels[seat]`` in each seat.
 
     Returns (winners, deals played, moves, decision times by level); no winners if capped.
@@ -165,14 +168,30 @@ def play_game(
     return winners, len(state.results), moves, timings
 
 
-def play_pairing(name: str, first: str, second: str, games: int, seed: int = 0) -> Score:
-    """``games`` matches of ``first`` against ``second``, seats alternating (see the module note)."""
-    rules = bench_rules(name)
+def _play_planned(plan: tuple[str, tuple[str, ...], int]) -> _Played:
+    """``play_game`` for one planned match (name, levels, seed): what a worker process runs."""
+    name, levels, match_seed = plan
+    return play_game(bench_rules(name), levels, match_seed)
+
+
+def play_pairing(name: str, first: str, second: str, games: int, seed: int = 0, jobs: int = 1) -> Score:
+    """``games`` matches of ``first`` against ``second``, seats alternating (see the module note).
+
+    ``jobs`` > 1 plays the matches in that many worker processes; every match is seeded on its
+    own and the results are read back in order, so the figures are the same for any ``jobs``
+    (the decision times aside: processes sharing the cores wait for them).
+    """
     score = Score(first, second, timings={first: Timings(), second: Timings()})
-    for game in range(games):
-        match_seed = seed * 1_000_000 + game // 2
-        levels = (second, first) if game % 2 else (first, second)
-        winners, rounds, _, timings = play_game(rules, levels, match_seed)
+    plans = [
+        (name, (second, first) if game % 2 else (first, second), seed * 1_000_000 + game // 2)
+        for game in range(games)
+    ]
+    if jobs > 1 and games > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
+            played = list(pool.map(_play_planned, plans, chunksize=max(1, games // (jobs * 8))))
+    else:
+        played = [_play_planned(plan) for plan in plans]
+    for (_, levels, _), (winners, rounds, _, timings) in zip(plans, played, strict=True):
         mine = levels.index(first)
         if not winners:
             score.points += 0.5
@@ -218,14 +237,18 @@ def report(
     games: int | None = None,
     pairings: Sequence[tuple[str, str]] = PAIRINGS,
     seed: int = 0,
+    jobs: int = 1,
 ) -> dict[tuple[str, str, str], Score]:
-    """Play the pairings in each variant and print the figures; ``games`` None: the default plan."""
+    """Play the pairings in each variant and print the figures; ``games`` None: the default plan.
+
+    ``jobs``: worker processes playing the matches (see :func:`play_pairing`)."""
     began = time.perf_counter()
     results: dict[tuple[str, str, str], Score] = {}
     per_level: dict[tuple[str, str], Timings] = {}
     plan = f"{games} matches per pairing" if games else "matches per pairing as planned (--games to set)"
     print(
-        f"Bot tournaments, heads-up, seats alternating: {plan}; Python {sys.version.split()[0]}, seed {seed}",
+        f"Bot tournaments, heads-up, seats alternating: {plan}; Python {sys.version.split()[0]}, seed {seed},"
+        f" {jobs} worker process{'es' if jobs > 1 else ''}",
         file=out,
     )
     for name in names:
@@ -235,7 +258,7 @@ def report(
         for first, second in pairings:
             t0 = time.perf_counter()
             count = games or default_games(name, first, second)
-            score = play_pairing(name, first, second, count, seed)
+            score = play_pairing(name, first, second, count, seed, jobs)
             results[(name, first, second)] = score
             low, high = wilson(score.points, score.games)
             capped = f", {score.capped} capped" if score.capped else ""
@@ -313,14 +336,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="only these pairings, e.g. hard-normal normal-easy hard-easy (default: hard-normal normal-easy)",
     )
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes playing the matches (default: one per CPU); the figures do not depend on it",
+    )
     args = parser.parse_args(argv)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     pairings: list[tuple[str, str]] = []
     for text in args.pairings or [f"{a}-{b}" for a, b in PAIRINGS]:
         first, second = text.split("-")
         pairings.append((first, second))
-    report(sys.stdout, args.variants or variant_names(), args.games, pairings, args.seed)
+    report(sys.stdout, args.variants or variant_names(), args.games, pairings, args.seed, args.jobs)
     return 0
 
 

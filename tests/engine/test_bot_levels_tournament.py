@@ -44,6 +44,18 @@ def test_a_tournament_replays_exactly() -> None:
     assert len(first.timings["hard"].wall) == len(again.timings["hard"].wall)
 
 
+def test_a_tournament_in_worker_processes_gives_the_same_figures() -> None:
+    alone = play_pairing("gin", "hard", "easy", games=6, seed=5)
+    shared = play_pairing("gin", "hard", "easy", games=6, seed=5, jobs=2)
+    assert (alone.points, alone.rounds, alone.wins, alone.losses) == (
+        shared.points,
+        shared.rounds,
+        shared.wins,
+        shared.losses,
+    )
+    assert len(alone.timings["hard"].cpu) == len(shared.timings["hard"].cpu)
+
+
 def test_default_plan_plays_both_seats() -> None:
     for name in ("gin", "remik51", "knock108"):
         for first, second in tournament.PAIRINGS:
@@ -51,7 +63,8 @@ def test_default_plan_plays_both_seats() -> None:
 
 
 def test_the_command_prints_rates_and_targets(capsys: pytest.CaptureFixture[str]) -> None:
-    assert tournament.main(["--games", "2", "--variants", "remik40", "--pairings", "normal-easy"]) == 0
+    argv = ["--games", "2", "--variants", "remik40", "--pairings", "normal-easy", "--jobs", "2"]
+    assert tournament.main(argv) == 0
     out = capsys.readouterr().out
     assert "normal vs easy" in out
     assert "95% CI" in out
