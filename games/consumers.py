@@ -295,7 +295,8 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
             # A seat that was offline is connected again: the others hear of it; this socket
             # reads it in its first frame.
             self.seated = True
-            await self._presence(services.seat_connect, except_channel=self.channel_name)
+            channel = self.channel_name
+            await self._presence(services.seat_connect, except_channel=channel, channel=channel)
         await self._send_fresh_frame()
 
     async def _presence(self, service: Callable[..., Any], **options: Any) -> None:
@@ -317,7 +318,7 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
             self.group = None
         if self.seated:
             self.seated = False
-            await self._presence(services.seat_disconnect)
+            await self._presence(services.seat_disconnect, channel=self.channel_name)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

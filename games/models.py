@@ -95,6 +95,39 @@ class Seat(models.Model):
         return self.user_id is None and not self.is_bot
 
 
+class ServerProcess(models.Model):
+    """A server process that holds sockets (a daphne process), alive while it beats.
+
+    Each one writes ``beat`` every ``SERVER_HEARTBEAT_SECONDS`` (``games.servers``). One that has
+    not beaten for ``SERVER_GONE_AFTER_SECONDS`` is gone (killed hard, its machine lost): the
+    sweep closes the sockets it held (``services.servers_gone``), so that their seats go offline
+    and then away as if their players had closed the tab.
+    """
+
+    name = models.CharField(max_length=120, unique=True)
+    started = models.DateTimeField()
+    beat = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeatSocket(models.Model):
+    """One open socket of a seat's player: its channel, and the server process that holds it.
+
+    ``Seat.connections`` counts them; the rows say which server each is on, so that the sockets
+    of a server that is gone can be closed without touching the others.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="sockets")
+    server = models.CharField(max_length=120, db_index=True)
+    channel = models.CharField(max_length=200, unique=True)
+    opened = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.seat_id} on {self.server}"
+
+
 class RatingStatus(models.TextChoices):
     """What a match did to ratings (``Match.rating_status``). Only ``games.ratings`` sets it."""
 

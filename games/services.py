@@ -27,6 +27,7 @@ from __future__ import annotations
 import inspect
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from functools import partial
@@ -37,9 +38,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games import broadcast, engine, ratings, selectors
+from games import broadcast, engine, ratings, selectors, servers
 from games.engine.bots import candidate_moves, choose_move
 from games.errors import (
     AlreadySeatedError,
@@ -59,7 +61,7 @@ from games.errors import (
     SeatTakenError,
     StaleVersionError,
 )
-from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat, SeatSocket, ServerProcess
 from games.selectors import SeatRow
 
 logger = logging.getLogger(__name__)
@@ -796,6 +798,8 @@ def presence_reset() -> int:
             state=Seat.State.CONNECTED, connections__gt=0, room__status=Room.Status.PLAYING
         ).update(state=Seat.State.OFFLINE, offline_since=now)
         Seat.objects.filter(connections__gt=0).update(connections=0)
+        SeatSocket.objects.all().delete()
+        ServerProcess.objects.all().delete()
     return changed
 
 
@@ -813,7 +817,11 @@ def sweep_overdue(*, late: float = SWEEP_LATE_SECONDS) -> dict[str, int]:
     Returns how many of each it fired.
     """
     now = timezone.now()
-    fired = {"turns": 0, "away": 0}
+    fired = {"turns": 0, "away": 0, "servers": 0}
+    try:
+        fired["servers"] = servers_gone(now=now)
+    except Exception:
+        logger.exception("sweep: closing the sockets of servers that are gone failed")
     for match_id, version in selectors.matches_overdue(before=now - timedelta(seconds=late)):
         try:
             result = turn_overdue(match_id=match_id, expected_version=version)
@@ -828,8 +836,12 @@ def sweep_overdue(*, late: float = SWEEP_LATE_SECONDS) -> dict[str, int]:
             fired["away"] += seat_grace_end(seat_id=seat_id)
         except Exception:
             logger.exception("sweep: seat %s failed", seat_id)
-    if fired["turns"] or fired["away"]:
-        logger.info("sweep fired %(turns)d overdue turn(s) and %(away)d grace period(s)", fired)
+    if any(fired.values()):
+        logger.info(
+            "sweep fired %(turns)d overdue turn(s) and %(away)d grace period(s);"
+            " %(servers)d seat(s) offline with a server gone",
+            fired,
+        )
     return fired
 
 
@@ -927,19 +939,34 @@ def _presence_publish(*, match_id: int, except_channel: str | None = None) -> No
 
 
 def seat_connect(
-    *, match_id: int, user: AbstractBaseUser | AnonymousUser, except_channel: str | None = None
+    *,
+    match_id: int,
+    user: AbstractBaseUser | AnonymousUser,
+    except_channel: str | None = None,
+    channel: str | None = None,
 ) -> bool:
     """A socket of the seat's player opened: an offline seat is ``connected`` again.
 
     An away seat stays away until "back" or a move. Nothing for a spectator. Returns whether
     the seat's state changed. ``except_channel``: the new socket, which reads its own fresh
-    frame after this and need not be sent the broadcast too.
+    frame after this and need not be sent the broadcast too. ``channel``: the socket's channel
+    name, recorded with this server process's name (``SeatSocket``), so that the sweep can close
+    it if this process dies without closing it (``servers_gone``).
     """
     found = _seat_id_for(match_id=match_id, user=user)
     if found is None:
         return False
     seat_id, _room_id = found
     with transaction.atomic():
+        if channel is not None:
+            now = timezone.now()
+            if not ServerProcess.objects.filter(name=servers.server_name()).exists():
+                ServerProcess.objects.get_or_create(
+                    name=servers.server_name(), defaults={"started": now, "beat": now}
+                )
+            SeatSocket.objects.create(
+                seat_id=seat_id, server=servers.server_name(), channel=channel, opened=now
+            )
         Seat.objects.filter(pk=seat_id).update(connections=F("connections") + 1)
         changed = Seat.objects.filter(pk=seat_id, state=Seat.State.OFFLINE).update(
             state=Seat.State.CONNECTED, offline_since=None
@@ -949,24 +976,75 @@ def seat_connect(
     return bool(changed)
 
 
-def seat_disconnect(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:
+def seat_disconnect(
+    *, match_id: int, user: AbstractBaseUser | AnonymousUser, channel: str | None = None
+) -> bool:
     """A socket of the seat's player closed. When it was the last one, a connected seat goes
     ``offline``, and ``away`` after ``AWAY_GRACE_SECONDS`` unless a socket opens again. Returns
-    whether the seat's state changed."""
+    whether the seat's state changed. ``channel``: the socket's channel name, as given to
+    ``seat_connect``; if the sweep has closed it already (its server was taken for gone), it
+    is not counted twice."""
     found = _seat_id_for(match_id=match_id, user=user)
     if found is None:
         return False
     seat_id, _room_id = found
-    now = timezone.now()
     with transaction.atomic():
-        Seat.objects.filter(pk=seat_id, connections__gt=0).update(connections=F("connections") - 1)
-        changed = Seat.objects.filter(pk=seat_id, connections=0, state=Seat.State.CONNECTED).update(
-            state=Seat.State.OFFLINE, offline_since=now
-        )
-        if changed:
+        if channel is not None:
+            deleted, _ = SeatSocket.objects.filter(seat_id=seat_id, channel=channel).delete()
+            if not deleted:
+                return False
+        return _sockets_closed(seat_id=seat_id, match_id=match_id, count=1)
+
+
+def _sockets_closed(*, seat_id: int, match_id: int | None, count: int) -> bool:
+    """``count`` sockets of a seat closed (in a transaction): when none is left, a connected
+    seat goes ``offline`` (everyone hears it) and its grace period starts. Whether it changed."""
+    now = timezone.now()
+    Seat.objects.filter(pk=seat_id).update(connections=Greatest(F("connections") - count, 0))
+    changed = Seat.objects.filter(pk=seat_id, connections=0, state=Seat.State.CONNECTED).update(
+        state=Seat.State.OFFLINE, offline_since=now
+    )
+    if changed:
+        if match_id is not None:
             _presence_publish(match_id=match_id)
-            transaction.on_commit(partial(seat_grace_schedule, seat_id=seat_id), robust=True)
+        transaction.on_commit(partial(seat_grace_schedule, seat_id=seat_id), robust=True)
     return bool(changed)
+
+
+def servers_gone(*, now: datetime | None = None) -> int:
+    """Close the sockets held by server processes that stopped beating (killed hard, lost).
+
+    A process that has not written its heartbeat for ``SERVER_GONE_AFTER_SECONDS`` is gone:
+    each seat loses the sockets it had there, and a seat left with none goes ``offline`` (then
+    ``away`` after its grace period, unless the player reconnects to another server). The
+    process's row goes too. Run by the sweep; several sweeps at once are safe (the rows are
+    deleted under lock, and only what one deleted is counted). Returns how many seats went
+    offline.
+    """
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.SERVER_GONE_AFTER_SECONDS)
+    offline = 0
+    for name in ServerProcess.objects.filter(beat__lt=limit).values_list("name", flat=True):
+        with transaction.atomic():
+            gone = ServerProcess.objects.select_for_update(skip_locked=True).filter(name=name, beat__lt=limit)
+            if not gone.exists():
+                continue
+            counts = Counter(
+                SeatSocket.objects.select_for_update().filter(server=name).values_list("seat_id", flat=True)
+            )
+            SeatSocket.objects.filter(server=name).delete()
+            gone.delete()
+            for seat_id, count in sorted(counts.items()):
+                offline += _sockets_closed(seat_id=seat_id, match_id=_latest_match_id(seat_id), count=count)
+            logger.info("server %s is gone: %d socket(s) closed", name, sum(counts.values()))
+    return offline
+
+
+def _latest_match_id(seat_id: int) -> int | None:
+    room_id = Seat.objects.filter(pk=seat_id).values_list("room_id", flat=True).first()
+    if room_id is None:
+        return None
+    return Match.objects.filter(room_id=room_id).order_by("-number").values_list("pk", flat=True).first()
 
 
 def seat_grace_schedule(*, seat_id: int) -> None:

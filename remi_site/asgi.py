@@ -21,6 +21,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import servers  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from remi_site import embedded  # noqa: E402
 
@@ -36,6 +37,8 @@ router = ProtocolTypeRouter(
 # Start now, not on the first request: a table of bots must not wait for a visitor after a restart.
 # Sends made before the first call reach nobody, and nobody is connected yet.
 embedded.ensure_embedded_worker()
+# This process's heartbeat: if it is killed hard, the workers' sweep closes the sockets it held.
+servers.ensure_heartbeat()
 
 
 # The garbage collector's full passes walk every tracked object of the process, and a move that

@@ -291,6 +291,12 @@ AWAY_GRACE_SECONDS = env_float("AWAY_GRACE_SECONDS", 30.0)
 #: fires what is overdue (a task lost with a worker killed hard). 0 turns the sweep off (the test
 #: runner's default: tests that need it set it or call the sweep themselves).
 TURN_SWEEP_SECONDS = env_float("TURN_SWEEP_SECONDS", 0.0 if RUNNING_TESTS else 5.0)
+#: Every server process (daphne) writes its heartbeat this often (seconds; games/servers.py). 0
+#: turns it off (the test runner's default).
+SERVER_HEARTBEAT_SECONDS = env_float("SERVER_HEARTBEAT_SECONDS", 0.0 if RUNNING_TESTS else 10.0)
+#: A server process whose heartbeat is older than this is gone (killed hard): the sweep closes
+#: the sockets it held, and their seats go offline, then away after their grace period.
+SERVER_GONE_AFTER_SECONDS = env_float("SERVER_GONE_AFTER_SECONDS", 45.0)
 
 # Redis is also the cache when it is there; otherwise each process has its own memory cache.
 if REDIS_URL:
