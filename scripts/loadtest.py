@@ -207,6 +207,7 @@ class Stats:
     load_before: float = 0.0
     load_after: float = 0.0
     server_cpu: float | None = None
+    client_cpu: float = 0.0
 
 
 class Socket:
@@ -473,9 +474,11 @@ async def run(plans: Sequence[Plan], cookie_name: str, args: argparse.Namespace)
     stop = asyncio.Event()
     echo_tasks = [asyncio.create_task(echo_loop(ws, stats, args.echo_interval, stop)) for ws in echoes]
     cpu_before = _cpu_seconds(server_pids) if server_pids else None
+    client_before = time.process_time()
     started = time.perf_counter()
     await asyncio.gather(*(table.play() for table in tables))
     stats.play_seconds = time.perf_counter() - started
+    stats.client_cpu = time.process_time() - client_before
     stats.load_after = os.getloadavg()[0]
     cpu_after = _cpu_seconds(server_pids) if server_pids else None
     if cpu_before is not None and cpu_after is not None:
@@ -537,6 +540,11 @@ def report(args: argparse.Namespace, stats: Stats, setup_seconds: float) -> str:
             f"server CPU while the tables played: {stats.server_cpu:.1f} s{per_move} "
             f"(pids {args.server_pid}; echoes included)"
         ]
+    if stats.play_seconds:
+        cpu.append(
+            f"this client's CPU while the tables played: {stats.client_cpu:.1f} s"
+            f" ({stats.client_cpu / stats.play_seconds:.0%} of a core; it shares the machine with the server)"
+        )
     return "\n".join(
         [
             f"load test: {args.tables} tables x {args.seats} seats ({args.variant}), "

@@ -114,3 +114,4 @@ def test_the_load_script_plays_tables_against_a_running_server(
     _figure(r"move -> all 2 seats' frames delivered: p50 [\d.]+ ms .* p99 [\d.]+ ms .*\(n=10\)", output)
     assert int(_figure(r"echo round trip .*\(n=(\d+)\)", output).group(1)) >= 2
     assert re.search(r"^errors: 0$", output, re.MULTILINE), output
+    _figure(r"this client's CPU while the tables played: [\d.]+ s \(\d+% of a core", output)
