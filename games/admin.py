@@ -13,7 +13,18 @@ from django.http import HttpRequest
 
 from games import ratings, services
 from games.errors import GameError
-from games.models import Match, MoveRecord, Rating, RatingChange, Room, Round, ScoreLine, Seat
+from games.models import (
+    Match,
+    MoveRecord,
+    Rating,
+    RatingChange,
+    Room,
+    Round,
+    ScoreLine,
+    Seat,
+    SeatSocket,
+    ServerProcess,
+)
 
 
 class ReadOnlyMixin:
@@ -81,6 +92,14 @@ class RoomAdmin(admin.ModelAdmin):
             end_stuck_turn(self, request, match, logged=room)
 
 
+class SeatSocketInline(ReadOnlyMixin, admin.TabularInline):
+    """The seat's open sockets, and the server process holding each (``SeatSocket``)."""
+
+    model = SeatSocket
+    extra = 0
+    fields = ("channel", "server", "opened")
+
+
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("id", "room", "index", "user", "is_bot", "bot_level", "state")
@@ -88,6 +107,7 @@ class SeatAdmin(admin.ModelAdmin):
     search_fields = ("room__name", "user__username")
     list_select_related = ("room", "user")
     actions = ("remove_player",)
+    inlines = (SeatSocketInline,)
 
     @admin.action(description="Remove the seat's player (open rooms only)", permissions=["change"])
     def remove_player(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
@@ -246,3 +266,18 @@ class RatingChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("category", "standin", "won")
     search_fields = ("user__username",)
     list_select_related = ("match", "user")
+
+
+@admin.register(ServerProcess)
+class ServerProcessAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The server processes holding sockets, and their last heartbeat (``games.servers``).
+
+    Read-only: a process that stops beating is taken for gone by the workers' sweep, which closes
+    its sockets (``services.servers_gone``)."""
+
+    list_display = ("name", "started", "beat", "sockets")
+    ordering = ("-beat",)
+
+    @admin.display(description="sockets")
+    def sockets(self, server: ServerProcess) -> int:
+        return SeatSocket.objects.filter(server=server.name).count()

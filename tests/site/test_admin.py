@@ -11,7 +11,7 @@ from pytest_django.fixtures import Settings
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Room, ScoreLine, Seat
+from games.models import Match, MoveRecord, Room, ScoreLine, Seat, ServerProcess
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +164,21 @@ def test_non_staff_users_are_sent_to_the_admin_login(ala: Any, path: str) -> Non
 
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/")
+
+
+def test_server_processes_and_a_seats_sockets_are_shown_read_only(staff: Client, played: Match) -> None:
+    ala = get_user_model().objects.get(username="ala")
+    services.seat_connect(match_id=played.pk, user=ala, channel="specific.chan-1")
+    server = ServerProcess.objects.get()
+    seat = Seat.objects.get(room=played.room, index=0)
+
+    listing = staff.get("/admin/games/serverprocess/").content.decode()
+    seat_page = staff.get(f"/admin/games/seat/{seat.pk}/change/").content.decode()
+    refused = staff.post(f"/admin/games/serverprocess/{server.pk}/delete/", {"post": "yes"})
+
+    assert server.name in listing
+    assert '<td class="field-sockets">1</td>' in listing
+    assert "specific.chan-1" in seat_page
+    assert server.name in seat_page
+    assert refused.status_code == 403
+    assert ServerProcess.objects.filter(pk=server.pk).exists()
