@@ -207,9 +207,9 @@ def test_the_sweep_fires_an_overdue_deadline_whose_task_was_lost() -> None:
     match = _play_until_turn_of(services.match_start(room=room), 0, people)
     purge_queue()  # the timer task is lost (a worker killed hard holds it for an hour)
 
-    assert services.sweep_overdue() == {"turns": 0, "away": 0}  # not overdue yet
+    assert services.sweep_overdue() == {"turns": 0, "away": 0, "servers": 0}  # not overdue yet
     Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=10))
-    assert services.sweep_overdue() == {"turns": 1, "away": 0}
+    assert services.sweep_overdue() == {"turns": 1, "away": 0, "servers": 0}
 
     assert set(
         MoveRecord.objects.filter(match_id=match.pk, seq__gt=match.version).values_list("actor", "seat")
