@@ -17,8 +17,16 @@ is in that hand) is what the stock and the opponent's hand are made of.
   left, the highest card), the ten cards kept are scored by the deadwood they are expected to have
   after the next draw and its best discard, over every unseen card: a pair whose third card is
   dead in the pile counts for nothing, a run fragment open at both ends with live cards for a lot.
-* **Taking** the face-up card, the up-card offer and the defender's reply (its lay-offs are
-  already optimal) are the normal bot's.
+* **Taking** the face-up card (the up-card offer, GIN-8, and every draw, GIN-9; the change that
+  pays most in Oklahoma): the normal bot takes any card that lowers its deadwood. The hard bot
+  takes it only when the hand it keeps is expected to hold less deadwood one draw later than after
+  a blind stock draw: the take's best ten cards (the taken card kept, GIN-Q5) scored as above,
+  against the average over every card the stock may give of that draw's best discard (among the
+  three that leave the least deadwood) scored the same way. A card that saves a point or two now is
+  left for a stock card that may save more or start a meld; a card that makes a meld is taken.
+  Hard vs normal, 400 matches (seeds 0 and 1 of 200): Oklahoma 55.6% (was 49.8%), gin 67.3% (was
+  61.0%).
+* The defender's reply (its lay-offs are already optimal) is the normal bot's.
 
 The sampled hands are drawn with the ``rng`` the level gives (:mod:`.levels`: seeded from the view
 itself), so the same view always gives the same move.
@@ -32,11 +40,11 @@ from typing import Any
 
 from ..cards import Card, parse_card, parse_cards
 from ..deadwood import VALUES, arrangement, bit_of, deadwood, deadwood_after_discard, mask_of, with_layoffs
-from ..moves import Discard, Knock, Move
+from ..moves import Discard, DrawStock, Knock, Move, Pass, TakeDiscard
 from . import gin as normal
 from .unseen import Unseen
 
-__all__ = ["KNOCK_MARGIN", "SAMPLES", "TRIED", "candidates"]
+__all__ = ["KNOCK_MARGIN", "SAMPLES", "TRIED", "TRIED_AFTER_DRAW", "candidates"]
 
 #: Opponent hands sampled for the knock decision.
 SAMPLES = 16
@@ -44,6 +52,8 @@ SAMPLES = 16
 KNOCK_MARGIN = 0.0
 #: Discards compared by look-ahead (the normal bot's best few).
 TRIED = 4
+#: After each possible stock draw, the discards (least deadwood first) compared by look-ahead.
+TRIED_AFTER_DRAW = 3
 #: The undercut bonus (GIN-20), the deal's factor applies to it as to the rest (OKL).
 UNDERCUT_BONUS = 25
 
@@ -141,11 +151,39 @@ def _discards(hand: Sequence[Card], mask: int, keep: int, deal: _Deal) -> list[C
     return [card for _, _, card in scored] + ranked[TRIED:]
 
 
+def _take_is_better(hand: int, up: int, deal: _Deal) -> bool:
+    """Is taking the face-up card ``up`` better than a blind stock draw? Both are scored by the
+    deadwood expected one draw later (:meth:`_Deal.outlook`): after the take, of its best ten cards
+    (``up`` kept: it may not be discarded at once, GIN-Q5); after a stock draw, of that draw's best
+    ten cards, averaged over every card the stock may give."""
+    take = min(deal.outlook((hand | up) ^ bit) for bit in _bits(hand))
+    draws = [bit for bit in deal.draws if not bit & hand]
+    if not draws:
+        return False
+    total = 0.0
+    for draw in draws:
+        eleven = hand | draw
+        tried = sorted(_bits(eleven), key=lambda bit: deadwood(eleven ^ bit))[:TRIED_AFTER_DRAW]
+        total += min(deal.outlook(eleven ^ bit) for bit in tried)
+    return take < total / len(draws)
+
+
 def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
     """The hard bot's moves for the seat whose view this is, best first."""
     block = view["gin"]
-    if block["step"] in ("reply", "offer") or view["phase"] == "draw":
+    step = block["step"]
+    if step == "reply":
         yield from normal.candidates(view)
+        return
+    if step == "offer" or view["phase"] == "draw":
+        if step == "offer" or (not block["stock_only"] and view["discard"]):
+            up = parse_card(view["discard"][-1])
+            if _take_is_better(mask_of(parse_cards(view["hand"])), bit_of(up), _Deal(view)):
+                yield TakeDiscard(up)
+            if step == "offer":
+                yield Pass()
+                return
+        yield DrawStock()
         return
     hand = list(parse_cards(view["hand"]))
     mask = mask_of(hand)
