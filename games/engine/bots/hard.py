@@ -1,7 +1,8 @@
 """The hard bot. It decides from one seat's view only, like every bot.
 
-Gin and Oklahoma are played by :mod:`.hard_gin`, Knock-108 by :mod:`.hard_knock108`; this module
-plays the shared cycle (Remik 51, Remi, Rummy 500, Remik 40) with :class:`HardBot`: the normal
+Gin and Oklahoma are played by :mod:`.hard_gin`, Knock-108 by :mod:`.hard_knock108`, Remik 40 by
+:mod:`.hard_remik40` (a subclass tuned for the race to go out); this module plays the shared cycle
+(Remik 51, Remi, Rummy 500) with :class:`HardBot`: the normal
 bot's move generation (:class:`~games.engine.bots.basic.BasicBot`, every move checked on the
 shadow state) with better judgement where it counts:
 
@@ -186,5 +187,10 @@ def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
         from .hard_knock108 import candidates as knock108
 
         yield from knock108(view, rng)
+        return
+    if name == "remik40":
+        from .hard_remik40 import candidates as remik40
+
+        yield from remik40(view, rng)
         return
     yield from HardBot(view).candidate_moves(view)

@@ -1,0 +1,91 @@
+"""Remik 40's hard level (:mod:`games.engine.bots.hard_remik40`): a race to go out (R40-25).
+
+* it opens at once, where the shared hard bot holds the opening back for a one-go "Remik";
+* it sheds no points when the opponent is near the end: it keeps the cards that may go out;
+* with a short open hand, its first discard is one that gives the next stock draw the best
+  chance to go out (checked here by brute force over every unseen card).
+"""
+
+from __future__ import annotations
+
+from games.engine import variant, view_for
+from games.engine.bots import choose_move
+from games.engine.bots.basic import _without, read_view
+from games.engine.bots.hard import HardBot
+from games.engine.bots.hard_remik40 import HardRemik40
+from games.engine.cards import Card
+from games.engine.moves import Discard, Play
+from games.engine.search import best_arrangement
+from games.engine.setup import position
+
+R40 = variant("remik40")
+
+
+def test_hard_opens_at_once_where_the_shared_hard_bot_holds_back() -> None:
+    # K K K + Q Q Q = 60 >= 40 (R40-18), three cards left: the shared bot keeps it for a Remik.
+    state = position(
+        R40, hands=["KS KH KD QC QD QS 5H 8C 2D", "5D 6D 7S 9C"], turn=0, phase="play", opened=[False, False]
+    )
+    view = view_for(state, 0)
+    move = choose_move(view, "hard")
+    assert isinstance(move, Play)
+    assert len(move.melds) == 2
+    shared = HardBot(view)
+    assert shared.holds(read_view(view), move)
+    assert not HardRemik40(view).holds(read_view(view), move)
+
+
+def test_hard_keeps_a_live_pair_instead_of_shedding_points_near_the_end() -> None:
+    # The opponent has opened and holds two cards: the shared bot sheds a king (10 points); in
+    # Remik 40 only going out counts, so the live pair of kings stays and the three goes.
+    state = position(
+        R40,
+        hands=["KD KS 3S", "5D 9C"],
+        melds=[(0, "TH JH QH"), (1, "4C 5C 6C 7C")],
+        turn=0,
+        phase="play",
+        opened=[True, True],
+    )
+    view = view_for(state, 0)
+    shed = HardBot(view).choose_move(view)
+    assert isinstance(shed, Discard)
+    assert shed.card.face in ("KD", "KS")
+    move = choose_move(view, "hard")
+    assert isinstance(move, Discard)
+    assert move.card.face == "3S"
+
+
+def _outs(hand: list[Card], bot: HardRemik40, fits: set[str]) -> int:
+    """Unseen cards (by live copies) after which at most one card of the hand is stuck."""
+    outs = 0
+    for face, count in bot.unseen.faces.items():
+        drawn = next(c for c in bot.unseen.cards if c.face == face)
+        _, left = best_arrangement(R40, [*hand, drawn], cover=True)
+        if len([c for c in left if c.face not in fits]) <= 1:
+            outs += count
+    return outs
+
+
+def test_hard_discards_for_the_most_outs_with_a_short_hand() -> None:
+    state = position(
+        R40,
+        hands=["2S 3S 9D KD", "5D 9C 4H"],
+        melds=[(0, "TH JH QH"), (1, "5C 6C 7C")],
+        discard="KH KC",
+        turn=0,
+        phase="play",
+        opened=[True, True],
+    )
+    view = view_for(state, 0)
+    bot = HardRemik40(view)
+    seen = read_view(view)
+    fits = bot.fitting_faces(seen)
+    assert {"9H", "KH", "4C", "8C", "JK"} <= fits
+    assert "3S" not in fits
+    hand = list(seen.hand)
+    outs = {card.face: _outs(_without(hand, [card]), bot, fits) for card in hand}
+    first = bot.discard_order(seen)[0]
+    assert outs[first.face] == max(outs.values()) > min(outs.values())
+    move = choose_move(view, "hard")
+    assert isinstance(move, Discard)
+    assert move.card.face in ("9D", "KD")
