@@ -5,8 +5,9 @@
 * ``easy`` (:mod:`.easy`) plays legal, plausible moves with a random hand on them: it overlooks some
   melds, takes and knocks, and discards among the few cards that look least useful.
 * ``hard`` counts the cards it has not seen (:mod:`.unseen`). In gin and Oklahoma (:mod:`.hard_gin`)
-  it samples the opponent's hand consistently with the view to decide when to knock, and chooses
-  its discards by looking at every card it may draw; in the shared cycle (:mod:`.hard`) it weighs
+  it samples the opponent's hand consistently with the view to decide when to knock, takes the
+  face-up card only when it beats a blind stock draw by the deadwood expected one draw later, and
+  chooses its discards by looking at every card it may draw; in the shared cycle (:mod:`.hard`) it weighs
   discards by the live cards, sheds points when an opponent may go out, and holds an opening back
   for a one-go finish in penalty variants. In Knock-108 (:mod:`.hard_knock108`) it weighs takes
   and discards by the next draw over the unseen cards.
