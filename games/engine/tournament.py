@@ -74,14 +74,23 @@ TARGETS: tuple[tuple[str, str, tuple[str, ...], float], ...] = (
 DECISION_TARGET_MS = 50.0
 #: Moves after which a match is abandoned and counted as shared.
 MATCH_MOVE_CAP = 20_000
-#: Matches per pairing by default: more where a target is set and a match is cheap (a gin match
-#: takes a fifth of a second, a Remik 51 match two seconds), so that ``make bench-bots`` takes about
-#: six minutes on a free 2-core machine.
+#: Matches per pairing by default: enough for an interval a few points wide where a target is set
+#: or hard must show it is stronger (a gin match takes about half a second, a Remik 51 or Remi
+#: match two, a Remik 40 match a tenth), so that ``make bench-bots`` takes about a quarter of an
+#: hour on a free 2-core machine (``--jobs``, one process per core).
 _GAMES: dict[tuple[str, str], Mapping[str, int]] = {
-    ("hard", "normal"): {"gin": 200, "oklahoma": 100, "remi": 60, "remik51": 60, "remik40": 40},
-    ("normal", "easy"): {"gin": 100, "oklahoma": 100, "remik40": 40},
+    ("hard", "normal"): {
+        "gin": 400,
+        "oklahoma": 400,
+        "remi": 200,
+        "remik51": 200,
+        "remik40": 1000,
+        "knock108": 400,
+        "rummy500": 100,
+    },
+    ("normal", "easy"): {"gin": 100, "oklahoma": 100, "remik40": 200},
 }
-_DEFAULT_GAMES = 20
+_DEFAULT_GAMES = 40
 
 
 def default_games(name: str, first: str, second: str) -> int:
