@@ -89,3 +89,75 @@ def test_hard_discards_for_the_most_outs_with_a_short_hand() -> None:
     move = choose_move(view, "hard")
     assert isinstance(move, Discard)
     assert move.card.face in ("9D", "KD")
+
+
+def test_hard_keeps_a_joker_in_a_short_hand_where_the_normal_bot_builds_it_onto_the_table() -> None:
+    # JK 5H 9C after the draw: building the joker onto TS JS QS (R40-19) leaves 5H 9C, which no
+    # single draw can take out; kept, the joker melds with 5H and any of 3H 4H 6H 7H or a five.
+    state = position(
+        R40,
+        hands=["JK 5H 9C", "5D 6D 7S 9C 2S"],
+        melds=[(1, "TS JS QS")],
+        turn=0,
+        phase="play",
+        opened=[True, True],
+    )
+    view = view_for(state, 0)
+    normal = choose_move(view, "normal")
+    assert isinstance(normal, Play)
+    assert any(card.is_joker for layoff in normal.layoffs for card in layoff.cards)
+    move = choose_move(view, "hard")
+    assert isinstance(move, Discard)
+    assert move.card.face == "9C"
+
+
+def test_hard_still_builds_a_joker_onto_the_table_to_go_out() -> None:
+    # JK 5H: building the joker and discarding 5H ends the game (R40-25).
+    state = position(
+        R40,
+        hands=["JK 5H", "5D 6D 7S 9C 2S"],
+        melds=[(1, "TS JS QS")],
+        turn=0,
+        phase="play",
+        opened=[True, True],
+    )
+    view = view_for(state, 0)
+    move = choose_move(view, "hard")
+    assert isinstance(move, Play)
+    assert [card.is_joker for layoff in move.layoffs for card in layoff.cards] == [True]
+
+
+def test_hard_keeps_a_card_that_fits_the_table_in_a_short_hand_until_it_goes_out() -> None:
+    # 8H fits 5H 6H 7H (R40-19): the normal bot builds it at once; hard keeps it, since a card that
+    # fits stays playable in the turn it goes out, and 8H 8D may still become a set.
+    state = position(
+        R40,
+        hands=["8H 8D 3C", "5D 6D 7S 9C 2S"],
+        melds=[(1, "5H 6H 7H")],
+        turn=0,
+        phase="play",
+        opened=[True, True],
+    )
+    view = view_for(state, 0)
+    normal = choose_move(view, "normal")
+    assert isinstance(normal, Play)
+    assert [card.face for layoff in normal.layoffs for card in layoff.cards] == ["8H"]
+    move = choose_move(view, "hard")
+    assert isinstance(move, Discard)
+    assert move.card.face == "3C"
+
+
+def test_hard_builds_the_fitting_cards_in_the_turn_it_goes_out() -> None:
+    # 8H onto 5H 6H 7H and 3S 4S 5S in hand: all but 2D reach the table, so it goes out (R40-25).
+    state = position(
+        R40,
+        hands=["8H 3S 4S 5S 2D", "5D 6D 7S 9C 2S"],
+        melds=[(1, "5H 6H 7H")],
+        turn=0,
+        phase="play",
+        opened=[True, True],
+    )
+    view = view_for(state, 0)
+    move = choose_move(view, "hard")
+    assert isinstance(move, Play)
+    assert len(move.cards_from_hand()) == 4

@@ -9,6 +9,9 @@ so this bot leaves out what the shared hard bot does for penalty variants and ad
   (R40-Q5);
 * **no shedding of points** when an opponent is near the end: a card's penalty value does not
   change who wins;
+* **no building from a short hand** (at most :data:`LOOK_MAX` cards) unless the play goes out,
+  and never a joker: a card that fits a table meld can still be built in the turn the hand goes
+  out (R40-19, R40-25), and kept it may still meld in hand (a joker with any pair or near pair);
 * **before opening**, of two cards of the same use the higher goes first (the shared bot keeps the
   high ones for the opening points);
 * **after opening**, a discard keeps the most cards in the hand's melds (then the most points);
@@ -52,6 +55,22 @@ class HardRemik40(HardBot):
 
     def holds(self, seen: Seen, play: Play) -> bool:
         return False  # open at once (R40-18): a "Remik" pays more (R40-28) but wins no more often
+
+    def _plays(self, seen: Seen) -> Iterator[Move]:
+        for move in super()._plays(seen):
+            if isinstance(move, Play) and self.builds_too_soon(seen, move):
+                continue
+            yield move
+
+    def builds_too_soon(self, seen: Seen, play: Play) -> bool:
+        """Does ``play`` build onto the table (R40-19) without going out (R40-25) a joker, or any
+        card from a hand of at most :data:`LOOK_MAX` cards? Kept, such a card still counts as
+        placeable for the look-ahead and may meld in hand; built, it only shrinks the hand."""
+        if not play.layoffs or len(play.cards_from_hand()) >= len(seen.hand) - 1:
+            return False
+        if len(seen.hand) <= LOOK_MAX:
+            return True
+        return any(card.is_joker for layoff in play.layoffs for card in layoff.cards)
 
     def discard_order(self, seen: Seen) -> list[Card]:
         hand = list(seen.hand)
