@@ -53,3 +53,15 @@ def test_hard_takes_a_discard_that_beats_a_blind_draw_and_draws_otherwise() -> N
     # 8S for KD: 2 points fewer, less than a stock card brings on average.
     state = position(variant("knock108"), hands=hands, discard="8S", turn=0, phase="draw", seed=2)
     assert choose_move(view_for(state, 0), "hard") == DrawStock()
+
+
+def test_hard_keeps_the_cards_that_let_it_end_the_deal_after_the_next_draw() -> None:
+    # 444 and 999 melded. Giving up KC leaves fewer loose points (23 against 27), but keeping the
+    # kings and shedding 6S leaves more draws after which the deal can end (a third king, a card
+    # joining 2D 5D): a deal's loser is caught for ~30 points, a knocker pays ~3 (K108-14, K108-20).
+    hand = "4H 4C 4D 9D 9H 9S 5D 2D KC KH 6S"
+    state = _play(hand, discard="5H 2H 8D 8S")
+    move = choose_move(view_for(state, 0), "hard")
+    assert isinstance(move, Discard)
+    assert move.card.face == "6S"
+    assert choose_move(view_for(state, 0)) != move  # the normal bot sheds a king

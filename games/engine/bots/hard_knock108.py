@@ -9,7 +9,10 @@ four jokers; the knocker's loose cards shown during the extra exchange count as 
 * **discard** — knocks exactly when the normal bot would (at most 5 loose points, K108-14; a
   special hand or gin always). Otherwise, among the normal bot's ``LOOKAHEAD`` best discards,
   the one whose ten cards are best expected after the next draw, over every unseen card: loose
-  points, or the distance to a flush or figures (K108-12) if nearer.
+  points, or the distance to a flush or figures (K108-12) if nearer; a draw after which the deal
+  can end (a knock with at most 5, K108-14, or a special hand) counts ``END_BONUS`` points better,
+  since the deal's loser is caught for ~30 points and a knocker pays ~3 (K108-20). The same bonus
+  goes to a top discard that lets it knock at once.
 * **buy-back** (K108-26) — the normal bot's.
 
 The look-ahead keeps the hand's best melds, arranges each unseen face that may meld with the loose
@@ -33,10 +36,12 @@ from .knock108 import _SPECIAL_STEP, _special_distance, _worth
 from .knock108 import candidates as normal
 from .unseen import Unseen
 
-__all__ = ["LOOKAHEAD", "candidates"]
+__all__ = ["END_BONUS", "LOOKAHEAD", "candidates"]
 
 #: How many of the normal bot's first discards the look-ahead weighs.
 LOOKAHEAD = 3
+#: What being able to end the deal after the next draw is worth, against loose points.
+END_BONUS = 30
 
 
 def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
@@ -88,6 +93,8 @@ def _draw(
     blind = _expected(rules, hand, live, final=final) if stock and live else None
     if top is not None:
         taken = _after_best_discard(rules, [*hand, top], keep=top, final=final)
+        if not final and taken <= KNOCK_LIMIT:
+            taken -= END_BONUS  # the deal can end at once
         if blind is None or taken < blind:
             yield TakeDiscard()
     if stock:
@@ -155,7 +162,10 @@ def _expected(rules: Rules, hand: Sequence[Card], live: Mapping[Card, int], *, f
             loose = points - max(costliest, value) + value
         if not final:
             special = max(0, _special_distance([*hand, card]) - 1)
-            loose = -1 if special == 0 else min(loose, special * _SPECIAL_STEP)
+            if special == 0 or loose <= KNOCK_LIMIT:
+                loose = -1 - END_BONUS if special == 0 else loose - END_BONUS
+            else:
+                loose = min(loose, special * _SPECIAL_STEP)
         total += loose * copies
         count += copies
     return total / count if count else float(points)
