@@ -161,3 +161,23 @@ def test_hard_builds_the_fitting_cards_in_the_turn_it_goes_out() -> None:
     move = choose_move(view, "hard")
     assert isinstance(move, Play)
     assert len(move.cards_from_hand()) == 4
+
+
+def test_hard_keeps_a_meld_in_a_short_hand_until_it_goes_out() -> None:
+    # 5S 6S 7S is a meld (R40-16), but laying it leaves 9D KC: hard keeps it in hand, to lay it
+    # in the turn it goes out (R40-25); the normal bot lays it at once.
+    state = position(
+        R40,
+        hands=["5S 6S 7S 9D KC", "5D 6D 7D 9C 2S"],
+        melds=[(1, "TH JH QH")],
+        turn=0,
+        phase="play",
+        opened=[True, True],
+    )
+    view = view_for(state, 0)
+    normal = choose_move(view, "normal")
+    assert isinstance(normal, Play)
+    assert len(normal.melds) == 1
+    move = choose_move(view, "hard")
+    assert isinstance(move, Discard)
+    assert move.card.face in ("9D", "KC")

@@ -9,9 +9,10 @@ so this bot leaves out what the shared hard bot does for penalty variants and ad
   (R40-Q5);
 * **no shedding of points** when an opponent is near the end: a card's penalty value does not
   change who wins;
-* **no building from a short hand** (at most :data:`LOOK_MAX` cards) unless the play goes out,
-  and never a joker: a card that fits a table meld can still be built in the turn the hand goes
-  out (R40-19, R40-25), and kept it may still meld in hand (a joker with any pair or near pair);
+* **nothing laid from a short hand** (at most :data:`LOOK_MAX` cards) unless the play goes out
+  (no new meld, no building; joker exchanges aside), and never a joker built before that: a meld
+  or a card that fits a table meld can still be laid in the turn the hand goes out (R40-17,
+  R40-19, R40-25), and kept it may still meld in hand (a joker with any pair or near pair);
 * **before opening**, of two cards of the same use the higher goes first (the shared bot keeps the
   high ones for the opening points);
 * **after opening**, a discard keeps the most cards in the hand's melds (then the most points);
@@ -63,10 +64,11 @@ class HardRemik40(HardBot):
             yield move
 
     def builds_too_soon(self, seen: Seen, play: Play) -> bool:
-        """Does ``play`` build onto the table (R40-19) without going out (R40-25) a joker, or any
-        card from a hand of at most :data:`LOOK_MAX` cards? Kept, such a card still counts as
-        placeable for the look-ahead and may meld in hand; built, it only shrinks the hand."""
-        if not play.layoffs or len(play.cards_from_hand()) >= len(seen.hand) - 1:
+        """Does ``play`` lay cards without going out (R40-25): any meld or building from a hand of
+        at most :data:`LOOK_MAX` cards, or a joker built onto the table (R40-19)? Kept, such cards
+        still count as placeable for the look-ahead and may meld otherwise; laid, they only
+        shrink the hand."""
+        if play.exchanges or len(play.cards_from_hand()) >= len(seen.hand) - 1:
             return False
         if len(seen.hand) <= LOOK_MAX:
             return True
