@@ -7,10 +7,13 @@
 * ``hard`` counts the cards it has not seen (:mod:`.unseen`). In gin and Oklahoma (:mod:`.hard_gin`)
   it samples the opponent's hand consistently with the view to decide when to knock, takes the
   face-up card only when it beats a blind stock draw by the deadwood expected one draw later, and
-  chooses its discards by looking at every card it may draw; in the shared cycle (:mod:`.hard`) it weighs
-  discards by the live cards, sheds points when an opponent may go out, and holds an opening back
-  for a one-go finish in penalty variants. In Knock-108 (:mod:`.hard_knock108`) it weighs takes
-  and discards by the next draw over the unseen cards.
+  chooses its discards by looking at every card it may draw; in the shared cycle (:mod:`.hard`)
+  it weighs discards by the live cards, sheds points when an opponent may go out, and holds an
+  opening back for a one-go finish in penalty variants. In Remik 40 (:mod:`.hard_remik40`, a race
+  to go out) it opens at once, weighs a short hand's discards by the chance that the next draw
+  goes out, and keeps such a hand whole until it can. In Knock-108 (:mod:`.hard_knock108`) it
+  weighs takes and discards by the next draw over the unseen cards, a draw that can end the deal
+  counting extra.
 
 Every level is deterministic given ``rng``; without one, the random choices are seeded from the view
 itself, so the same view always gives the same move. A level's candidates end with the normal bot's,
