@@ -177,6 +177,21 @@ def _without(cards: Sequence[Card], used: Sequence[Card]) -> list[Card]:
     return rest
 
 
+def discard_choices(
+    rules: Rules, hand: Sequence[Card]
+) -> Iterator[tuple[Card, list[Card], tuple[Meld, ...]]]:
+    """Each face of ``hand`` once (its first copy), with the hand left without it and that rest's
+    best melds: what every bot's discard order weighs."""
+    faces: set[str] = set()
+    for card in hand:
+        if card.face in faces:
+            continue
+        faces.add(card.face)
+        rest = _without(hand, [card])
+        melds, _ = best_arrangement(rules, rest)
+        yield card, rest, melds
+
+
 def _melded(melds: Sequence[Meld]) -> list[Card]:
     return [card for meld in melds for card in meld.cards]
 
@@ -319,13 +334,7 @@ class BasicBot:
         if len(hand) == 1:
             return hand
         scored: list[tuple[tuple[int, int, int, str], Card]] = []
-        faces: set[str] = set()
-        for card in hand:
-            if card.face in faces:
-                continue
-            faces.add(card.face)
-            rest = _without(hand, [card])
-            melds, _ = best_arrangement(rules, rest)
+        for card, rest, melds in discard_choices(rules, hand):
             points = sum(rules.meld_value(m) for m in melds)
             key = (points, -self.potential(card, rest), rules.hand_value(card), card.face)
             scored.append((key, card))

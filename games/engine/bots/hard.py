@@ -29,9 +29,8 @@ from typing import Any
 
 from ..cards import RANK_NUMBER, Card
 from ..moves import Move, Play
-from ..search import best_arrangement
 from . import basic
-from .basic import BasicBot, Seen, _without
+from .basic import BasicBot, Seen, discard_choices
 from .unseen import Unseen
 
 __all__ = ["HOLD_LEFT", "NEAR_END", "HardBot", "candidates"]
@@ -121,13 +120,7 @@ class HardBot(BasicBot):
         before_opening = rules.opening_required and not seen.opened
         ending = self.near_end(seen)
         scored: list[tuple[tuple[int, int, int, str], Card]] = []
-        faces: set[str] = set()
-        for card in hand:
-            if card.face in faces:
-                continue
-            faces.add(card.face)
-            rest = _without(hand, [card])
-            melds, _ = best_arrangement(rules, rest)
+        for card, rest, melds in discard_choices(rules, hand):
             points = sum(rules.meld_value(m) for m in melds)
             value = rules.hand_value(card)
             if ending and rules.lower_wins:

@@ -29,8 +29,8 @@ from typing import Any
 
 from ..cards import SUITS, Card
 from ..moves import Move, Play
-from ..search import _BITS, _index, _Searcher, best_arrangement
-from .basic import Seen, _rank_distance, _without
+from ..search import _BITS, _index, _Searcher
+from .basic import Seen, _rank_distance, _without, discard_choices
 from .hard import HardBot, _face_at
 
 __all__ = ["LOOK_MAX", "HardRemik40", "candidates"]
@@ -80,13 +80,7 @@ class HardRemik40(HardBot):
             return hand
         rules = seen.rules
         scored: list[tuple[tuple[int, ...], Card]] = []
-        faces: set[str] = set()
-        for card in hand:
-            if card.face in faces:
-                continue
-            faces.add(card.face)
-            rest = _without(hand, [card])
-            melds, _ = best_arrangement(rules, rest)
+        for card, rest, melds in discard_choices(rules, hand):
             points = sum(rules.meld_value(m) for m in melds)
             used = sum(len(m.cards) for m in melds)
             keep = self.live_potential(card, rest)
