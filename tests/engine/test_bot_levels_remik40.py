@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine import variant, view_for
 from games.engine.bots import choose_move
 from games.engine.bots.basic import _without, read_view
@@ -19,6 +21,19 @@ from games.engine.search import best_arrangement
 from games.engine.setup import position
 
 R40 = variant("remik40")
+
+
+def _open_hand_view(hand: str, table_meld: str) -> dict[str, Any]:
+    """Seat 0's view in its play phase: both seats opened, ``table_meld`` laid by seat 1."""
+    state = position(
+        R40,
+        hands=[hand, "5D 6D 7S 9C 2S"],
+        melds=[(1, table_meld)],
+        turn=0,
+        phase="play",
+        opened=[True, True],
+    )
+    return view_for(state, 0)
 
 
 def test_hard_opens_at_once_where_the_shared_hard_bot_holds_back() -> None:
@@ -94,15 +109,7 @@ def test_hard_discards_for_the_most_outs_with_a_short_hand() -> None:
 def test_hard_keeps_a_joker_in_a_short_hand_where_the_normal_bot_builds_it_onto_the_table() -> None:
     # JK 5H 9C after the draw: building the joker onto TS JS QS (R40-19) leaves 5H 9C, which no
     # single draw can take out; kept, the joker melds with 5H and any of 3H 4H 6H 7H or a five.
-    state = position(
-        R40,
-        hands=["JK 5H 9C", "5D 6D 7S 9C 2S"],
-        melds=[(1, "TS JS QS")],
-        turn=0,
-        phase="play",
-        opened=[True, True],
-    )
-    view = view_for(state, 0)
+    view = _open_hand_view("JK 5H 9C", "TS JS QS")
     normal = choose_move(view, "normal")
     assert isinstance(normal, Play)
     assert any(card.is_joker for layoff in normal.layoffs for card in layoff.cards)
@@ -113,15 +120,7 @@ def test_hard_keeps_a_joker_in_a_short_hand_where_the_normal_bot_builds_it_onto_
 
 def test_hard_still_builds_a_joker_onto_the_table_to_go_out() -> None:
     # JK 5H: building the joker and discarding 5H ends the game (R40-25).
-    state = position(
-        R40,
-        hands=["JK 5H", "5D 6D 7S 9C 2S"],
-        melds=[(1, "TS JS QS")],
-        turn=0,
-        phase="play",
-        opened=[True, True],
-    )
-    view = view_for(state, 0)
+    view = _open_hand_view("JK 5H", "TS JS QS")
     move = choose_move(view, "hard")
     assert isinstance(move, Play)
     assert [card.is_joker for layoff in move.layoffs for card in layoff.cards] == [True]
@@ -130,15 +129,7 @@ def test_hard_still_builds_a_joker_onto_the_table_to_go_out() -> None:
 def test_hard_keeps_a_card_that_fits_the_table_in_a_short_hand_until_it_goes_out() -> None:
     # 8H fits 5H 6H 7H (R40-19): the normal bot builds it at once; hard keeps it, since a card that
     # fits stays playable in the turn it goes out, and 8H 8D may still become a set.
-    state = position(
-        R40,
-        hands=["8H 8D 3C", "5D 6D 7S 9C 2S"],
-        melds=[(1, "5H 6H 7H")],
-        turn=0,
-        phase="play",
-        opened=[True, True],
-    )
-    view = view_for(state, 0)
+    view = _open_hand_view("8H 8D 3C", "5H 6H 7H")
     normal = choose_move(view, "normal")
     assert isinstance(normal, Play)
     assert [card.face for layoff in normal.layoffs for card in layoff.cards] == ["8H"]
@@ -149,15 +140,7 @@ def test_hard_keeps_a_card_that_fits_the_table_in_a_short_hand_until_it_goes_out
 
 def test_hard_builds_the_fitting_cards_in_the_turn_it_goes_out() -> None:
     # 8H onto 5H 6H 7H and 3S 4S 5S in hand: all but 2D reach the table, so it goes out (R40-25).
-    state = position(
-        R40,
-        hands=["8H 3S 4S 5S 2D", "5D 6D 7S 9C 2S"],
-        melds=[(1, "5H 6H 7H")],
-        turn=0,
-        phase="play",
-        opened=[True, True],
-    )
-    view = view_for(state, 0)
+    view = _open_hand_view("8H 3S 4S 5S 2D", "5H 6H 7H")
     move = choose_move(view, "hard")
     assert isinstance(move, Play)
     assert len(move.cards_from_hand()) == 4
