@@ -1,9 +1,9 @@
 """The hard bot. It decides from one seat's view only, like every bot.
 
 Gin and Oklahoma are played by :mod:`.hard_gin`, Knock-108 by :mod:`.hard_knock108`, Remik 40 by
-:mod:`.hard_remik40` (a subclass tuned for the race to go out), Remi by :mod:`.hard_remi` (that race
-with Remi's plus points); this module plays the shared cycle
-(Remik 51, Rummy 500) with :class:`HardBot`: the normal
+:mod:`.hard_remik40` (a subclass tuned for the race to go out), Remi and Rummy 500 by
+:mod:`.hard_plus` (that race with plus points); this module plays the shared cycle (Remik 51)
+with :class:`HardBot`: the normal
 bot's move generation (:class:`~games.engine.bots.basic.BasicBot`, every move checked on the
 shadow state) with better judgement where it counts:
 
@@ -187,9 +187,9 @@ def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
 
         yield from remik40(view, rng)
         return
-    if name == "remi":
-        from .hard_remi import candidates as remi
+    if name in ("remi", "rummy500"):
+        from .hard_plus import candidates as plus
 
-        yield from remi(view, rng)
+        yield from plus(view, rng)
         return
     yield from HardBot(view).candidate_moves(view)

@@ -1,4 +1,5 @@
-"""Remi's hard level (:mod:`games.engine.bots.hard_remi`): a race to go out with plus points.
+"""The hard level of Remi and Rummy 500 (:mod:`games.engine.bots.hard_plus`): a race to go out with
+plus points.
 
 * once open, it keeps its melds and the cards that fit the table in hand while no opponent who has
   opened is near going out, and lays everything when one is (RMI-51, RMI-54, RMI-56);
@@ -14,7 +15,7 @@ from typing import Any
 from games.engine import variant, view_for
 from games.engine.bots import choose_move
 from games.engine.bots.basic import BasicBot, read_view
-from games.engine.bots.hard_remi import SAFE_HAND, HardRemi
+from games.engine.bots.hard_plus import SAFE_HAND, HardPlus
 from games.engine.moves import Discard, Play
 from games.engine.setup import position
 
@@ -66,7 +67,7 @@ def test_hard_keeps_a_card_that_fits_the_table_while_the_opponent_is_far() -> No
 
 def test_hard_lays_everything_when_an_opponent_who_has_opened_is_near_going_out() -> None:
     view = _view("5S 6S 7S 9D 3C", NEAR)
-    assert not HardRemi(view).safe()
+    assert not HardPlus(view).safe()
     move = choose_move(view, "hard")
     assert isinstance(move, Play)
     assert [card.face for card in move.melds[0]] == ["5S", "6S", "7S"]
@@ -94,6 +95,26 @@ def test_hard_discards_the_lower_of_two_loose_cards_and_the_higher_near_the_end(
     hand = "5S 6S 7S 3C KD"
     far = _view(hand, FAR)
     assert BasicBot().discard_order(read_view(far))[0].face == "KD"
-    assert HardRemi(far).discard_order(read_view(far))[0].face == "3C"
+    assert HardPlus(far).discard_order(read_view(far))[0].face == "3C"
     near = _view(hand, NEAR)
-    assert HardRemi(near).discard_order(read_view(near))[0].face == "KD"
+    assert HardPlus(near).discard_order(read_view(near))[0].face == "KD"
+
+
+def test_hard_keeps_its_melds_in_rummy_500_until_an_opponent_is_near_going_out() -> None:
+    # No opening in Rummy 500 (R500-19): every seat may go out, so the opponent's hand size decides.
+    rummy = variant("rummy500")
+
+    def view(other: str) -> dict[str, Any]:
+        state = position(rummy, hands=["5S 6S 7S 9D 3C", other], turn=0, phase="play", turns_started=[4, 3])
+        return view_for(state, 0)
+
+    far = view(FAR)
+    normal = choose_move(far, "normal")
+    assert isinstance(normal, Play)
+    assert len(normal.melds) == 1
+    kept = choose_move(far, "hard")
+    assert isinstance(kept, Discard)
+    assert kept.card.face in ("9D", "3C")
+    laid = choose_move(view(NEAR), "hard")
+    assert isinstance(laid, Play)
+    assert [card.face for card in laid.melds[0]] == ["5S", "6S", "7S"]
