@@ -82,11 +82,11 @@ _GAMES: dict[tuple[str, str], Mapping[str, int]] = {
     ("hard", "normal"): {
         "gin": 400,
         "oklahoma": 400,
-        "remi": 200,
+        "remi": 400,
         "remik51": 200,
         "remik40": 1000,
         "knock108": 400,
-        "rummy500": 100,
+        "rummy500": 200,
     },
     ("normal", "easy"): {"gin": 100, "oklahoma": 100, "remik40": 200},
 }

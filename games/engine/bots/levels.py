@@ -9,9 +9,11 @@
   face-up card only when it beats a blind stock draw by the deadwood expected one draw later, and
   chooses its discards by looking at every card it may draw; in the shared cycle (:mod:`.hard`)
   it weighs discards by the live cards, sheds points when an opponent may go out, and holds an
-  opening back for a one-go finish in penalty variants. In Remik 40 (:mod:`.hard_remik40`, a race
-  to go out) it opens at once, weighs a short hand's discards by the chance that the next draw
-  goes out, and keeps such a hand whole until it can. In Knock-108 (:mod:`.hard_knock108`) it
+  opening back for a one-go finish in penalty variants (Remik 51). In Remik 40
+  (:mod:`.hard_remik40`, a race to go out) it opens at once, weighs a short hand's discards by the
+  chance that the next draw goes out, and keeps such a hand whole until it can. In Remi and Rummy
+  500 (:mod:`.hard_plus`) it runs that race on every open hand, keeps high cards, and lays nothing
+  before the play that goes out while no opponent is near going out. In Knock-108 (:mod:`.hard_knock108`) it
   weighs takes and discards by the next draw over the unseen cards, a draw that can end the deal
   counting extra.
 
