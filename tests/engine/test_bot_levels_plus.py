@@ -42,15 +42,26 @@ def _view(
     return view_for(state, 0)
 
 
-def test_hard_keeps_its_melds_in_hand_while_the_opponent_is_far_from_going_out() -> None:
-    assert len(FAR.split()) >= SAFE_HAND
-    view = _view("5S 6S 7S 9D 3C", FAR)
+def _kept(view: dict[str, Any], discards: tuple[str, ...]) -> None:
+    """The normal bot lays one meld from this view; hard keeps it and discards one of ``discards``."""
     normal = choose_move(view, "normal")
     assert isinstance(normal, Play)
     assert len(normal.melds) == 1
     move = choose_move(view, "hard")
     assert isinstance(move, Discard)
-    assert move.card.face in ("9D", "3C")
+    assert move.card.face in discards
+
+
+def _lays_the_run(view: dict[str, Any]) -> None:
+    """Hard lays 5S 6S 7S from this view."""
+    move = choose_move(view, "hard")
+    assert isinstance(move, Play)
+    assert [card.face for card in move.melds[0]] == ["5S", "6S", "7S"]
+
+
+def test_hard_keeps_its_melds_in_hand_while_the_opponent_is_far_from_going_out() -> None:
+    assert len(FAR.split()) >= SAFE_HAND
+    _kept(_view("5S 6S 7S 9D 3C", FAR), ("9D", "3C"))
 
 
 def test_hard_keeps_a_card_that_fits_the_table_while_the_opponent_is_far() -> None:
@@ -68,9 +79,7 @@ def test_hard_keeps_a_card_that_fits_the_table_while_the_opponent_is_far() -> No
 def test_hard_lays_everything_when_an_opponent_who_has_opened_is_near_going_out() -> None:
     view = _view("5S 6S 7S 9D 3C", NEAR)
     assert not HardPlus(view).safe()
-    move = choose_move(view, "hard")
-    assert isinstance(move, Play)
-    assert [card.face for card in move.melds[0]] == ["5S", "6S", "7S"]
+    _lays_the_run(view)
 
 
 def test_hard_goes_out_with_the_cards_it_kept() -> None:
@@ -108,13 +117,5 @@ def test_hard_keeps_its_melds_in_rummy_500_until_an_opponent_is_near_going_out()
         state = position(rummy, hands=["5S 6S 7S 9D 3C", other], turn=0, phase="play", turns_started=[4, 3])
         return view_for(state, 0)
 
-    far = view(FAR)
-    normal = choose_move(far, "normal")
-    assert isinstance(normal, Play)
-    assert len(normal.melds) == 1
-    kept = choose_move(far, "hard")
-    assert isinstance(kept, Discard)
-    assert kept.card.face in ("9D", "3C")
-    laid = choose_move(view(NEAR), "hard")
-    assert isinstance(laid, Play)
-    assert [card.face for card in laid.melds[0]] == ["5S", "6S", "7S"]
+    _kept(view(FAR), ("9D", "3C"))
+    _lays_the_run(view(NEAR))

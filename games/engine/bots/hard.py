@@ -69,13 +69,17 @@ class HardBot(BasicBot):
 
     def near_end(self, seen: Seen) -> bool:
         """May an opponent end the round within a turn or so?"""
+        return self.opponent_within(NEAR_END)
+
+    def opponent_within(self, cards: int) -> bool:
+        """Does an opponent who may go out (opened, or no opening needed) hold at most ``cards``?"""
         view = self.view
-        need_open = seen.rules.opening_required
+        need_open = self.unseen.rules.opening_required
         for other, size in enumerate(view["hand_sizes"]):
             if other == self.seat:
                 continue
             ready = bool(view["opened"][other]) or not need_open
-            if ready and int(size) <= NEAR_END:
+            if ready and int(size) <= cards:
                 return True
         return False
 

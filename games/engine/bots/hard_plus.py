@@ -30,9 +30,8 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..cards import Card
 from ..moves import Move, Play
-from .basic import Seen, discard_choices
+from .basic import Seen
 from .hard_remik40 import HardRemik40
 
 __all__ = ["SAFE_HAND", "HardPlus", "candidates"]
@@ -51,46 +50,19 @@ class HardPlus(HardRemik40):
 
     def safe(self) -> bool:
         """Is every opponent far from going out (not opened, or holding :data:`SAFE_HAND`+ cards)?"""
-        view = self.view
-        need_open = self.unseen.rules.opening_required
-        for other, size in enumerate(view["hand_sizes"]):
-            ready = bool(view["opened"][other]) or not need_open
-            if other != self.seat and ready and int(size) < SAFE_HAND:
-                return False
-        return True
+        return not self.opponent_within(SAFE_HAND - 1)
 
-    def builds_too_soon(self, seen: Seen, play: Play) -> bool:
-        """Does ``play`` lay cards early: a meld or a card onto the table by a seat that has opened,
-        without going out (RMI-51), while every opponent is far from going out?"""
-        if play.exchanges or len(play.cards_from_hand()) >= len(seen.hand) - 1:
-            return False
-        if not seen.opened:
-            return False  # the opening itself (RMI-24/25): it unlocks building and deep takes
-        return self.safe()
+    def keeps(self, seen: Seen, play: Play) -> bool:
+        """Keep what ``play`` (which does not go out) would lay: a meld or a card onto the table by a
+        seat that has opened, while every opponent is far from going out?"""
+        return seen.opened and self.safe()  # the opening itself (RMI-24/25) unlocks building
 
-    def discard_order(self, seen: Seen) -> list[Card]:
-        hand = list(seen.hand)
-        if len(hand) == 1:
-            return hand
-        rules = seen.rules
-        shedding = not self.safe()
-        scored: list[tuple[tuple[int, ...], Card]] = []
-        for card, rest, melds in discard_choices(rules, hand):
-            points = sum(rules.meld_value(m) for m in melds)
-            keep = self.live_potential(card, rest)
-            value = rules.hand_value(card)
-            if seen.opened:
-                # The lower of two cards of the same use goes, the higher once the end is near.
-                used = sum(len(m.cards) for m in melds)
-                key: tuple[int, ...] = (used, points, -keep, value if shedding else -value)
-            else:
-                key = (points, -keep, -value)  # the opening's points (RMI-24) come sooner
-            scored.append((key, card))
-        scored.sort(key=lambda item: (item[0], item[1].face), reverse=True)
-        order = [card for _, card in scored]
-        if seen.opened:
-            order = self.lookahead(seen, order)
-        return order
+    def value_key(self, seen: Seen, value: int) -> int:
+        """The lower of two cards of the same use goes; once open, the higher near the end."""
+        return value if seen.opened and not self.safe() else -value
+
+    def looks_ahead(self, seen: Seen) -> bool:
+        return seen.opened  # every open hand: the melds it keeps make hands long
 
 
 def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:

@@ -70,9 +70,21 @@ class HardRemik40(HardBot):
         shrink the hand."""
         if play.exchanges or len(play.cards_from_hand()) >= len(seen.hand) - 1:
             return False
+        return self.keeps(seen, play)
+
+    def keeps(self, seen: Seen, play: Play) -> bool:
+        """Keep in hand what ``play`` (which does not go out) would lay?"""
         if len(seen.hand) <= LOOK_MAX:
             return True
         return any(card.is_joker for layoff in play.layoffs for card in layoff.cards)
+
+    def value_key(self, seen: Seen, value: int) -> int:
+        """A discard's value in its key (higher goes first): the higher of two cards of the same use."""
+        return value
+
+    def looks_ahead(self, seen: Seen) -> bool:
+        """Weigh the discards over the next draw (:meth:`lookahead`)?"""
+        return seen.opened and len(seen.hand) <= LOOK_MAX
 
     def discard_order(self, seen: Seen) -> list[Card]:
         hand = list(seen.hand)
@@ -84,7 +96,7 @@ class HardRemik40(HardBot):
             points = sum(rules.meld_value(m) for m in melds)
             used = sum(len(m.cards) for m in melds)
             keep = self.live_potential(card, rest)
-            value = rules.hand_value(card)
+            value = self.value_key(seen, rules.hand_value(card))
             if seen.opened:
                 key: tuple[int, ...] = (used, points, -keep, value)
             else:
@@ -92,7 +104,7 @@ class HardRemik40(HardBot):
             scored.append((key, card))
         scored.sort(key=lambda item: (item[0], item[1].face), reverse=True)
         order = [card for _, card in scored]
-        if seen.opened and len(hand) <= LOOK_MAX:
+        if self.looks_ahead(seen):
             order = self.lookahead(seen, order)
         return order
 
