@@ -30,6 +30,7 @@ the channel layer, so a client can time a bare round trip through Channels (the 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -44,17 +45,19 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections, connections
 
-from games import broadcast, protocol, selectors, services
+from games import broadcast, protocol, selectors, servers, services
 from games.engine import IllegalMoveError
 from games.errors import GameError, MatchNotFoundError, StaleVersionError
 from games.i18n_errors import language_for_scope, localize_error_frame
-from games.models import Match
 
 logger = logging.getLogger(__name__)
 
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_MATCH_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429
+#: WebSocket's own codes: the server is restarting (reconnect in a moment), and a fault of ours.
+CLOSE_SERVER_STOPPING = 1012
+CLOSE_SERVER_FAULT = 1011
 
 #: Per-socket message budget (settings of the same name override them): a burst of
 #: ``WS_RATE_LIMIT_BURST`` messages, then ``WS_RATE_LIMIT_PER_SECOND`` a second. A socket that
@@ -163,8 +166,8 @@ def _readable_id(content: Any) -> protocol.RequestId:
 def _request_id(text_data: str | None) -> protocol.RequestId:
     """The ``id`` of a message that will not be read any further, if it has a valid one."""
     try:
-        return _readable_id(json.loads(text_data)) if text_data is not None else None
-    except ValueError:
+        return _readable_id(protocol.read_json(text_data)) if text_data is not None else None
+    except protocol.MalformedMessageError:
         return None
 
 
@@ -253,11 +256,11 @@ def _match_id_for_room(room_id: int) -> int:
 
 
 def _audience_group(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> str:
-    """The one group this user's socket listens to: their seat's, or the spectators'."""
-    room_id = Match.objects.filter(pk=match_id).values_list("room_id", flat=True).first()
-    if room_id is None:
-        raise MatchNotFoundError()
-    seat = selectors.seat_index_for(room_id=room_id, user=user)
+    """The one group this user's socket listens to: their seat's, or the spectators'.
+
+    A private room's match is refused to strangers as if it did not exist (``audience_for``).
+    """
+    seat = selectors.audience_for(match_id=match_id, user=user)
     if seat is None:
         return broadcast.spectators_group(match_id)
     return broadcast.seat_group(match_id, seat)
@@ -269,11 +272,26 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
     #: Whether this socket counts as one of a seat's connections (``services.seat_connect``).
     seated: bool = False
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # The application ended without ``websocket.disconnect``: an exception on our side
+            # (daphne then closes the socket with 1011), or a cancellation. The seat's socket is
+            # gone all the same; presence must not keep counting it. A server that is stopping
+            # leaves that to the sweep (its heartbeat is dated back) or to its next start.
+            if (self.seated or self.group is not None) and not servers.stopping():
+                await asyncio.shield(self.disconnect(CLOSE_SERVER_FAULT))
+
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         self.match_id = 0
         self.group = None
+        self.seated = False
         user = self.scope.get("user")
+        if servers.stopping():
+            await self._refuse(CLOSE_SERVER_STOPPING)
+            return
         if user is None or not user.is_authenticated:
             await self._refuse(CLOSE_NOT_AUTHENTICATED)
             return
@@ -325,12 +343,13 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
     ) -> None:
         if not await self._within_budget(text_data):
             return
-        # The base class lets a JSON decoding error escape and kill the socket; answer it instead.
+        # The base class lets a decoding error (a RecursionError for deep nesting) escape and
+        # kill the socket; every unreadable message is answered instead (protocol.read_json).
         try:
-            content = await self.decode_json(text_data if text_data is not None else bytes_data)
-        except (ValueError, TypeError) as error:
-            await self.send_json(protocol.error_frame(protocol.MalformedMessageError("not JSON")))
-            logger.debug("match %s: undecodable message: %s", self.match_id, error)
+            content = protocol.read_json(text_data if text_data is not None else bytes_data or b"")
+        except protocol.MalformedMessageError as error:
+            await self.send_json(protocol.error_frame(error))
+            logger.debug("match %s: unreadable message: %s", self.match_id, error)
             return
         await self.receive_json(content, **kwargs)
 
@@ -384,6 +403,17 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
             match_id=self.match_id, user=self.scope["user"]
         )
         await self.send_json(frame)
+
+
+class NowhereConsumer(AsyncWebsocketConsumer):
+    """A socket on a path that leads nowhere: accepted, then closed with 4404 (docs/protocol.md)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_MATCH_NOT_FOUND)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        return  # closed already; anything still in flight is dropped
 
 
 class EchoConsumer(DirectDispatchMixin, RateLimitMixin, AsyncWebsocketConsumer):

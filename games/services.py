@@ -600,7 +600,22 @@ def _publish_after_commit(
         resume_at=match.resume_at,
         except_channel=except_channel,
     )
-    transaction.on_commit(callback, robust=True)
+    _on_commit(callback)
+
+
+def _on_commit(callback: partial[None]) -> None:
+    """``transaction.on_commit(callback, robust=True)`` for a ``functools.partial``.
+
+    A robust hook that raises is logged by Django under the callable's ``__qualname__``, which a
+    partial lacks: the logging itself then raised AttributeError and the hook was not robust at
+    all (the task that committed failed). The wrapper has the wrapped function's name.
+    """
+
+    def run() -> None:
+        callback()
+
+    run.__qualname__ = run.__name__ = getattr(callback.func, "__qualname__", repr(callback.func))
+    transaction.on_commit(run, robust=True)
 
 
 def _after_commit(
@@ -1007,7 +1022,7 @@ def _sockets_closed(*, seat_id: int, match_id: int | None, count: int) -> bool:
     if changed:
         if match_id is not None:
             _presence_publish(match_id=match_id)
-        transaction.on_commit(partial(seat_grace_schedule, seat_id=seat_id), robust=True)
+        _on_commit(partial(seat_grace_schedule, seat_id=seat_id))
     return bool(changed)
 
 

@@ -29,14 +29,13 @@ or in the browser. Nothing is stored.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections import Counter
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, selectors
+from games import engine, protocol, selectors
 from games.engine.cards import Card, parse_card
 from games.engine.errors import IllegalMoveError, InvalidMeldError
 from games.engine.melds import read_meld
@@ -65,7 +64,7 @@ def rack_check(request: HttpRequest, match_id: int) -> JsonResponse:
     if seat is None:
         return _refuse(403, "not_seated", "you have no seat at this table")
     try:
-        query = json.loads(request.GET.get("q") or "{}")
+        query = protocol.read_json(request.GET.get("q") or "{}")
         groups_raw = query.get("groups", [])
         move_raw = query.get("move") or {"kind": "play"}
         if not isinstance(groups_raw, list) or len(groups_raw) > MAX_GROUPS:
@@ -187,7 +186,7 @@ def card_display(request: HttpRequest) -> JsonResponse:
     if not request.user.is_authenticated:
         return _refuse(401, "not_logged_in", "log in to keep your display settings")
     try:
-        data = json.loads(request.body or b"{}")
+        data = protocol.read_json(request.body or b"{}")
         if not isinstance(data, dict):
             raise ValueError("not an object")
         large, four = data.get("large"), data.get("four_colour")
