@@ -125,6 +125,14 @@ def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | N
     )
 
 
+def match_version(*, match_id: int) -> int:
+    """The match's current version (``MatchNotFoundError`` if there is no such match)."""
+    version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    if version is None:
+        raise MatchNotFoundError()
+    return int(version)
+
+
 def match_clock(match: Match) -> dict[str, Any]:
     """The ``clock`` of the match's frames: the room's turn time, when the turn began, the pause.
 

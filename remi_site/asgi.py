@@ -24,14 +24,19 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games import broadcast, servers  # noqa: E402
+from games.limits import HandshakeLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from remi_site import embedded  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # A WebSocket handshake whose Origin is not in ALLOWED_HOSTS is refused (no cross-site use).
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Too many handshakes from one address are closed with 4409 before anything else is done
+        # (games/limits.py); a handshake whose Origin is not in ALLOWED_HOSTS, or that has none,
+        # is refused (no cross-site use).
+        "websocket": HandshakeLimit(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

@@ -16,7 +16,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,15 +98,20 @@ def start_daphne(
     """
     if embedded_worker is None:
         embedded_worker = not settings.REDIS_URL
+
     port = free_port()
     environment = dict(
         os.environ,
         DATABASE_URL=database_url or subprocess_database_url(),
         EMBEDDED_WORKER="1" if embedded_worker else "0",
         SERVER_HEARTBEAT_SECONDS=str(heartbeat),
+        # Every client of a test connects from 127.0.0.1: the per-address handshake limit
+        # (games/limits.py, tested in-process by tests/realtime/test_limits.py) would count a
+        # whole session's browsers as one visitor.
+        WS_HANDSHAKE_BURST="100000",
         PYTHONUNBUFFERED="1",
-        **(env or {}),
     )
+    environment.update(env or {})
     log = log_dir / f"{name}-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -136,3 +143,57 @@ def start_daphne(
                 server.stop()
                 raise RuntimeError(f"daphne did not start:\n{server.text()}") from None
             time.sleep(0.05)
+
+
+def start_celery_worker(log_dir: Path, *, env: Mapping[str, str] | None = None) -> LiveServer:
+    """A ``celery worker`` (solo pool) on this run's queue and the test database (needs REDIS_URL).
+
+    Returned as a ``LiveServer`` without a port, for its ``stop`` and its log.
+    """
+    environment = dict(
+        os.environ, DATABASE_URL=subprocess_database_url(), PYTHONUNBUFFERED="1", **(env or {})
+    )
+    log = log_dir / f"celery-{uuid.uuid4().hex[:8]}.log"
+    command = [sys.executable, "-m", "celery", "-A", "remi_site", "worker", "--pool", "solo", "-l", "warning"]
+    command += [
+        "--without-mingle",
+        "--without-gossip",
+        "--without-heartbeat",
+        "-n",
+        f"test-{uuid.uuid4().hex}@%h",
+    ]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=settings.BASE_DIR, env=environment, stdout=out, stderr=subprocess.STDOUT
+        )
+    return LiveServer(port=0, process=process, log=log)
+
+
+@contextmanager
+def serving(
+    log_dir: Path, *, env: Mapping[str, str] | None = None, heartbeat: float = 0.0, worker: bool = True
+) -> Iterator[LiveServer]:
+    """The site as ``make run`` serves it, on the test database, until the block ends.
+
+    Without REDIS_URL: one daphne with the embedded worker. Under REDIS_URL: daphne and, if
+    ``worker``, a ``celery worker`` process (this run's queue is purged first, so the server's
+    worker does not run an earlier test's tasks). Both are stopped, and waited for, at the end;
+    their logs' tails are printed (pytest shows them when the test fails).
+    """
+    from remi_site.celery import app
+
+    processes: list[LiveServer] = []
+    try:
+        if settings.REDIS_URL and worker:
+            app.control.purge()
+        server = start_daphne(
+            log_dir, heartbeat=heartbeat, embedded_worker=None if worker else False, env=env
+        )
+        processes.append(server)
+        if settings.REDIS_URL and worker:
+            processes.append(start_celery_worker(log_dir, env=env))
+        yield server
+    finally:
+        for process in processes:
+            process.stop()
+            print(f"--- {process.log.name} ---\n{process.text()[-4000:]}")

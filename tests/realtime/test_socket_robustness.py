@@ -203,13 +203,13 @@ async def test_a_socket_killed_by_a_server_side_exception_leaves_its_seat_offlin
     assert (await socket.receive_json_from(timeout=TIMEOUT))["type"] == "state"
     assert await database_sync_to_async(_presence)(table.match_id, seat) == (1, Seat.State.CONNECTED)
 
-    # A fault on our side while answering (here: reading the frame for a resync) ends the
+    # A fault on our side while answering (here: reading the version for a resync) ends the
     # socket's application with an exception; daphne closes such a socket with 1011 and sends
     # it no ``websocket.disconnect``.
     def broken(**kwargs: Any) -> dict[str, Any]:
         raise RuntimeError("injected fault")
 
-    monkeypatch.setattr(selectors, "match_frame_for", broken)
+    monkeypatch.setattr(selectors, "match_version", broken)
     await socket.send_json_to({"type": "resync"})
     with pytest.raises(RuntimeError, match="injected fault"):
         await socket.wait(timeout=TIMEOUT)
