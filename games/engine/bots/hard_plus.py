@@ -1,5 +1,5 @@
 """The hard level of the plus-scoring variants, Remi and Rummy 500: a race to go out that keeps
-its points high (``../shared/rules/remi.md``, ``../shared/rules/rummy500.md``).
+its points high (``docs/rules/remi.md``, ``docs/rules/rummy500.md``).
 
 Measured between the bots (README "Bots"): in Remi the player who goes out wins the deal by about
 120 points, the bonus (RMI-55) and the other's hand (RMI-56) included, and nearly every deal ends

@@ -1,4 +1,4 @@
-"""Remik 40 (``../shared/rules/remik40.md``): a first meld of 40, joker recovery, "Remik" (+25 to the
+"""Remik 40 (``docs/rules/remik40.md``): a first meld of 40, joker recovery, "Remik" (+25 to the
 others) and a prize pool in site chips. One game (*partia*) is one round (R40-Q11).
 
 Where the source wins over the English file: R40-Q2 counts a low ace (A-2-3) as 1 towards the 40,
