@@ -40,7 +40,7 @@ test: venv ## Run every test (site, engine, doctests); PYTEST_ARGS adds pytest o
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test-engine: venv ## Run the rules engine tests and doctests only (no database)
-	$(BIN)/pytest tests/engine games/engine
+	$(BIN)/pytest tests/engine games/engine docs/engine.md
 
 lint: venv ## Ruff lint, ruff format check, import contracts
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
