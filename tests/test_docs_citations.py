@@ -3,7 +3,9 @@
 * Every rule id cited in a tracked file (code, tests and their names, templates, static files,
   translations, docs), ``R51-38``, ``RMI-Q24``, ``GIN-12..14``, ``R40-13/Q5``, is defined in
   ``docs/rules/`` (a bold ``**R51-38**``).
-* Every ``docs/…`` path cited exists, and so does every relative link of a Markdown file.
+* Every ``docs/…`` path cited exists, and so does every relative link of a Markdown file; a
+  section cited by its title (``docs/operations.md, "Load test"``, ``README "The table"``) is a
+  heading of that file.
 * No tracked file sends the reader outside the repository to the shared folder the rules were
   first written in.
 
@@ -34,7 +36,12 @@ DEFINITION = re.compile(rf"\*\*((?:{_PREFIX})-{_NUMBER})(?=[\s*])")
 TEST_NAME = re.compile(rf"\bdef (test_({_PREFIX.lower()})_\w+)")
 DOCS_PATH = re.compile(r"(?<![\w/.])docs/[\w./-]*")
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
-OUTSIDE = "../" + "shared/"  # spelled in two parts, so that this file does not cite it
+#: A section cited by its title: ``docs/x.md, "Title"``, ``README "Title"``, ``[x.md](x.md), "Title"``.
+SECTION = re.compile(
+    r"(?:\[[^\]]+\]\((?P<link>[\w./-]+\.md)\)|(?<![\w/.])(?P<path>README(?:\.md)?|docs/[\w./-]+\.md))"
+    r"`?,? \"(?P<title>[^\"\n]{2,80})\""
+)
+OUTSIDE = "../" + "shared/"
 
 
 @cache
@@ -58,7 +65,10 @@ def text_of(path: Path) -> str | None:
 
 
 def text_files() -> Iterator[tuple[Path, str]]:
+    """Every tracked text file but this one, whose examples of citations lead nowhere on purpose."""
     for path in tracked_files():
+        if path == Path(__file__).resolve():
+            continue
         text = text_of(path)
         if text is not None:
             yield path, text
@@ -118,8 +128,6 @@ def cited_ids() -> dict[str, list[str]]:
     """Every id cited, with where: ``{"R51-38": ["games/engine/turn.py:812", ...]}``."""
     where: dict[str, list[str]] = {}
     for path, text in text_files():
-        if path == Path(__file__).resolve():
-            continue  # its own examples of citations, some of them made up on purpose
         rel = path.relative_to(ROOT).as_posix()
         for lineno, line in enumerate(text.splitlines(), start=1):
             found = [i for m in CITATION.finditer(line) for i in expand(m.group(1), m.group(2))]
@@ -205,6 +213,26 @@ def test_every_relative_link_of_a_markdown_file_exists() -> None:
                 continue
             if not (path.parent / target).exists():
                 missing.append(f"{path.relative_to(ROOT)}: {match.group(1)}")
+    assert not missing
+
+
+def test_every_section_cited_by_its_title_is_a_heading_of_that_file() -> None:
+    missing = []
+    for path, text in text_files():
+        for match in SECTION.finditer(text):
+            if match.group("link"):
+                target = path.parent / match.group("link")
+            else:
+                cited = match.group("path")
+                target = ROOT / ("README.md" if cited.startswith("README") else cited)
+            headings = [
+                line.lstrip("#").strip().lower()
+                for line in (text_of(target) or "").splitlines()
+                if line.startswith("#")
+            ]
+            title = match.group("title").lower()
+            if not any(title in heading for heading in headings):
+                missing.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert not missing
 
 
