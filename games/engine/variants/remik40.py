@@ -1,11 +1,10 @@
 """Remik 40 (``docs/rules/remik40.md``): a first meld of 40, joker recovery, "Remik" (+25 to the
 others) and a prize pool in site chips. One game (*partia*) is one round (R40-Q11).
 
-Where the source wins over the English file: R40-Q2 counts a low ace (A-2-3) as 1 towards the 40,
-but the source's opening values say "the ace is worth 11 points" with no exception, so the ace
-counts 11 wherever it lies; ``low_ace_value=1`` is the table option for R40-Q2's reading. Beyond
-R40-Q15: a game nobody can ever finish (every hand of two cards or fewer, and no card off the table
-fits any meld on it) ends void with the pool returned, as when the stock cannot be rebuilt.
+R40-Q2: the source's opening values say "the ace is worth 11 points" with no exception, so the ace
+counts 11 wherever it lies; ``low_ace_value=1`` is the table option for a low ace (A-2-3) at 1.
+Beyond R40-Q15: a game nobody can ever finish (every hand of two cards or fewer, and no card off
+the table fits any meld on it) ends void with the pool returned, as when the stock cannot be rebuilt.
 
 >>> rules = variant("remik40")
 >>> rules.meld_points("7H JK 9H"), rules.hand_points("JK")                  # R40-EX2
