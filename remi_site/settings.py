@@ -190,7 +190,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
-# The site's languages (README "Languages"); translations in locale/, compiled .mo files committed.
+# The site's languages (docs/i18n.md); translations in locale/, compiled .mo files committed.
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("ro", "Română")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600

@@ -1,4 +1,4 @@
-"""Knock-108's turn cycle (``../shared/rules/knock108.md``): the flow of :class:`~.rules.Rules`.
+"""Knock-108's turn cycle (``docs/rules/knock108.md``): the flow of :class:`~.rules.Rules`.
 
 A deal, in stages (``state.extra["stage"]``):
 

@@ -1,7 +1,7 @@
 """Melds: reading a row of cards as a set or a run, with jokers, under a variant's limits.
 
 A meld is read from its cards *in the order written*: runs low to high, each joker standing for the
-card of its place (README "Order within a meld"). A set's joker stands for a missing suit, declared
+card of its place (docs/rules/README.md, notation). A set's joker stands for a missing suit, declared
 as ``JK(QD)`` where more than one suit is missing.
 
 The limits that differ between variants (set sizes, jokers per set, adjacent jokers, where the ace

@@ -1,6 +1,6 @@
 """Browser tests: a real daphne subprocess on the test database, and Debian's Chromium via Playwright.
 
-Recipe: ../shared/STACK.md §5. The server is started once per session on the test database
+Recipe: docs/testing.md (browser tests). The server is started once per session on the test database
 (pytest-django's ``django_db_setup``); each test commits its own data (``transactional_db``),
 which the server reads through its own connections. Every ORM call of a test happens in its
 fixtures, before Playwright starts; the ``browser`` fixture also lets Django's async-safety

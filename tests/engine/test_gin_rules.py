@@ -1,4 +1,4 @@
-"""Gin's rules of play, rule by rule (``shared/rules/gin.md`` with its open questions' decisions):
+"""Gin's rules of play, rule by rule (``docs/rules/gin.md`` with its open questions' decisions):
 the deal and the up-card offer, the turn, the knock, the defender's reply, void deals, the views.
 """
 

@@ -1,4 +1,4 @@
-"""Remik 40 rules of play (``shared/rules/remik40.md``), one test per rule or decision, by id."""
+"""Remik 40 rules of play (``docs/rules/remik40.md``), one test per rule or decision, by id."""
 
 from __future__ import annotations
 

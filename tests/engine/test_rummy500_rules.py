@@ -1,4 +1,4 @@
-"""Rummy 500 rules of play (``shared/rules/rummy500.md``), one test per rule or decision, by id."""
+"""Rummy 500 rules of play (``docs/rules/rummy500.md``), one test per rule or decision, by id."""
 
 from __future__ import annotations
 

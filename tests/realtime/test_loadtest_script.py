@@ -1,6 +1,6 @@
 """``scripts/loadtest.py`` (``make loadtest``) still runs: 2 tables x 2 seats, a few moves each.
 
-A real daphne subprocess serves the test database (the recipe of ../shared/STACK.md §5); the
+A real daphne subprocess serves the test database (the recipe of docs/testing.md, browser tests); the
 script runs as its own process against it, as ``make loadtest`` does. The channel layer is the
 in-memory one inside daphne even when REDIS_URL is set, so that no other test run sharing the
 Redis server can hear these tables.

@@ -379,7 +379,7 @@ def expected_catalog(entries: list[dict[str, Any]]) -> dict[Any, str]:
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_the_compiled_catalogs_match_their_po_files(language: str, domain: str) -> None:
     """The .mo files are committed (`make run` needs no gettext tools): recompile after editing a .po
-    (``python manage.py compilemessages``, README "Languages")."""
+    (``python manage.py compilemessages``, docs/i18n.md)."""
     folder = LOCALE / language / "LC_MESSAGES"
     entries = read_po(folder / f"{domain}.po")
     with (folder / f"{domain}.mo").open("rb") as compiled:
@@ -451,7 +451,7 @@ def _js_function(path: Path, name: str) -> str:
 
 def test_the_players_own_event_lines_are_whole_sentences() -> None:
     """A player's own moves are not "%(who)s …" with who = "ty" / "tu": each has its own sentence
-    ("you drew from the stock"), so that Polish and Romanian conjugate the verb (README "Languages")."""
+    ("you drew from the stock"), so that Polish and Romanian conjugate the verb (docs/i18n.md)."""
     scripts = Path(django_settings.BASE_DIR) / "static" / "js"
     for path, name in (
         (scripts / "render.js", "describeEvents"),

@@ -1,4 +1,4 @@
-"""Remik 40 (``../shared/rules/remik40.md``): a first meld of 40, joker recovery, "Remik" (+25 to the
+"""Remik 40 (``docs/rules/remik40.md``): a first meld of 40, joker recovery, "Remik" (+25 to the
 others) and a prize pool in site chips. One game (*partia*) is one round (R40-Q11).
 
 The ace counts 11 wherever it lies (R40-5, R40-Q2); ``low_ace_value=1`` is the table option for an

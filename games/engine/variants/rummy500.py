@@ -1,4 +1,4 @@
-"""Rummy 500 (``../shared/rules/rummy500.md``): points for the cards one puts on the table, a fanned
+"""Rummy 500 (``docs/rules/rummy500.md``): points for the cards one puts on the table, a fanned
 discard pile that may be taken from any depth, first past 500.
 
 >>> rules = variant("rummy500")
