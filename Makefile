@@ -40,7 +40,7 @@ test: venv ## Run every test (site, engine, doctests); PYTEST_ARGS adds pytest o
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test-engine: venv ## Run the rules engine tests and doctests only (no database)
-	$(BIN)/pytest tests/engine games/engine
+	$(BIN)/pytest tests/engine games/engine docs/engine.md
 
 lint: venv ## Ruff lint, ruff format check, import contracts
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
@@ -62,9 +62,13 @@ soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 	SOAK=1 $(BIN)/pytest -m soak tests/engine
 
 # The load test drives a server that is already running (`make run` in another shell); it starts
-# nothing itself. LOADTEST_ARGS e.g. "--tables 20 --seats 4 --moves 40 --think 0.5" (README "Load test").
+# nothing itself. LOADTEST_ARGS e.g. "--tables 20 --seats 4 --moves 40 --think 0.5" (docs/operations.md, "Load test").
 LOADTEST_URL ?= http://$(HOST):$(PORT)
 LOADTEST_ARGS ?=
+
+.PHONY: flood
+flood: venv ## One account floods the server inside its limits while tables play: p99 quiet vs flooded (FLOOD_ARGS)
+	$(BIN)/python scripts/flood.py --url $(LOADTEST_URL) $(FLOOD_ARGS)
 
 .PHONY: loadtest
 loadtest: venv ## Play 200 tables x 4 seats over WebSockets against the server at LOADTEST_URL; prints figures

@@ -1,4 +1,4 @@
-"""Which language a page is served in (README "Languages").
+"""Which language a page is served in (docs/i18n.md).
 
 A logged-in player's stored preference (``User.language``) wins; otherwise Django's own choice:
 the language cookie the switcher sets (``set_language``), then the browser's Accept-Language,

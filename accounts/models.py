@@ -33,7 +33,7 @@ class User(AbstractUser):
     """
 
     language = models.CharField("language", max_length=8, choices=Language.choices, default=default_language)
-    # How the table draws cards for this player (README "The table": large cards, four-colour deck).
+    # How the table draws cards for this player (docs/table.md: large cards, four-colour deck).
     cards_large = models.BooleanField("large cards", default=False)
     cards_four_colour = models.BooleanField("four-colour deck", default=False)
 

@@ -38,11 +38,11 @@ class RateLimitedError(GameError):
 
     def __init__(self, *, per_second: float, burst: int, retry_after: float, account: bool = False) -> None:
         whose = " from your sockets together" if account else ""
-        super().__init__(f"too many messages{whose}: at most {per_second:g} a second (bursts of {burst})")
+        super().__init__(
+            f"too many messages{whose}: at most {per_second:g} a second (bursts of {burst})",
+            retry_after=round(retry_after, 3),
+        )
         self.retry_after = retry_after
-
-    def fields(self) -> dict[str, Any]:
-        return {"retry_after": round(self.retry_after, 3)}
 
 
 class TokenBucket:

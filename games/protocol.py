@@ -21,13 +21,14 @@ games.protocol.MalformedMessageError: unknown move kind 'fly' (draw, take, play,
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from games.engine import IllegalMoveError, Move, move_from_json
-from games.errors import GameError, epoch_ms
+from games.engine import CodedError, IllegalMoveError, Move, move_from_json
+from games.errors import epoch_ms
 
 RequestId = str | int | None
 
@@ -42,7 +43,7 @@ MAX_MESSAGE_CHARS = 16_384
 MAX_NESTING = 12
 
 
-class MalformedMessageError(ValueError):
+class MalformedMessageError(CodedError, ValueError):
     """We could not even read the message (not JSON, missing fields, an unreadable move)."""
 
     code: ClassVar[str] = "malformed_message"
@@ -125,6 +126,36 @@ def nesting(value: Any, *, limit: int) -> int:
     return deepest
 
 
+#: A card on the wire, exactly as a view writes it (docs/protocol.md, "Cards"): upper-case rank
+#: (T for ten) and suit, or JK; the copy id after '#'; a joker's declared card in brackets.
+CARD_TEXT = re.compile(r"(?:[2-9TJQKA][SHDC]|JK)(?:#[1-9][0-9]?)?(?:\([2-9TJQKA][SHDC]\))?")
+
+
+def _check_card_texts(move: Any) -> None:
+    """Every string of a move but its ``kind`` is a card, written as a view writes it.
+
+    The engine's notation reader is lenient for people at a terminal (``10h``, ``7 H``); a
+    client of the socket writes cards one way only, so that two clients never disagree on them.
+
+    >>> _check_card_texts({"kind": "discard", "card": "TH#1"})
+    >>> _check_card_texts({"kind": "play", "melds": [["10H", "JH", "QH"]]})
+    Traceback (most recent call last):
+    ...
+    games.protocol.MalformedMessageError: '10H' is not a card as the view writes it (e.g. 'TH#1', 'JK#2(5S)')
+    """
+    stack = [move]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(value for key, value in item.items() if key != "kind")
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not CARD_TEXT.fullmatch(item):
+            raise MalformedMessageError(
+                f"{item!r} is not a card as the view writes it (e.g. 'TH#1', 'JK#2(5S)')", card=item
+            )
+
+
 def decode_command(data: Any) -> Command:
     """Read ``{"type": "move", "id": ..., "version": n, "move": {...}}`` (text or parsed JSON).
 
@@ -145,6 +176,7 @@ def decode_command(data: Any) -> Command:
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
         raise MalformedMessageError("'version' must be the game version you saw (an integer >= 0)")
+    _check_card_texts(data.get("move"))
     try:
         move = move_from_json(data.get("move"))
     except (IllegalMoveError, ValueError, TypeError, KeyError) as error:
@@ -155,19 +187,23 @@ def decode_command(data: Any) -> Command:
 def error_frame(error: BaseException, request_id: RequestId = None) -> dict[str, Any]:
     """The frame answering a refused command, sent to the sender only.
 
-    Known families (malformed messages, illegal moves, application errors) keep their code and
-    message; anything else is a bug and is reported as ``server_error`` without details.
+    Every error a client can cause (a malformed message, an illegal move, an application error)
+    has the engine's one shape (:class:`~games.engine.CodedError`): the frame carries its code,
+    message, rule id and fields (``to_dict``). Anything else is a bug and is reported as
+    ``server_error`` without details.
+
+    >>> from games.engine import variant, position, apply_move, parse_cards, Play
+    >>> state = position(variant("remik51"), hands=["2S 3S 4S 9H", "5C"], turn=0, phase="play")
+    >>> try:
+    ...     apply_move(state, 0, Play(melds=(parse_cards("2S 3S 4S"),)))
+    ... except IllegalMoveError as error:
+    ...     error_frame(error, request_id="r2")  # doctest: +NORMALIZE_WHITESPACE
+    {'type': 'error', 'id': 'r2', 'code': 'opening_too_low',
+     'message': 'the opening is worth 9 points; it needs at least 51 (R51-31)', 'rule': 'R51-31',
+     'points': 9, 'needed': 51, 'missing': 'points'}
     """
-    if isinstance(error, MalformedMessageError | IllegalMoveError | GameError):
-        frame: dict[str, Any] = {
-            "type": "error",
-            "id": request_id,
-            "code": error.code,
-            "message": str(error),
-        }
-        if isinstance(error, GameError):
-            frame.update(error.fields())
-        return frame
+    if isinstance(error, CodedError):
+        return {"type": "error", "id": request_id, **error.to_dict()}
     return {"type": "error", "id": request_id, "code": "server_error", "message": "server error; resync"}
 
 

@@ -86,7 +86,7 @@ def category_for(variant: str, options: dict[str, Any]) -> str:
 
 
 def category_title(category: str) -> str:
-    """The category's title in the active language (README "Languages")."""
+    """The category's title in the active language (docs/i18n.md)."""
     if category not in _TITLES:
         return category
     name, _, opening = category.partition("-")

@@ -26,4 +26,5 @@ urlpatterns = [
     path("table/display/", views_rack.card_display, name="card_display"),
     path("leaderboard/", views_ranked.leaderboard, name="leaderboard"),
     path("healthz/", views.healthz, name="healthz"),
+    path("protocol.schema.json", views.protocol_schema, name="protocol_schema"),
 ]

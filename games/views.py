@@ -7,6 +7,7 @@ a message on the page the user is sent back to. What a viewer sees of a match co
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from django.contrib import messages
@@ -16,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
 from games import engine, i18n_rules, selectors, services
@@ -170,6 +172,16 @@ def _round_entry(round_: Any) -> dict[str, Any]:
     return {"round": round_, "lines": lines, "chips": any(line.chips is not None for line in lines)}
 
 
+#: The game socket's JSON Schema (docs/protocol.md), as published at /protocol.schema.json.
+PROTOCOL_SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
+
+
+@cache_control(public=True, max_age=3600)
+def protocol_schema(request: HttpRequest) -> HttpResponse:
+    """``/protocol.schema.json``: the commands and frames of the game socket, for client authors."""
+    return HttpResponse(PROTOCOL_SCHEMA.read_bytes(), content_type="application/schema+json")
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness probe: the process is up and serving requests. It does not touch the database."""
     return JsonResponse({"ok": True})
@@ -202,7 +214,7 @@ def _run(request: HttpRequest, service: Any, **kwargs: Any) -> Any:
 
 def _error_text(error: GameError) -> str:
     """An application error in the request's language, by its code (games/i18n_errors.py)."""
-    fields = {**error.fields(), "message": str(error)}
+    fields = error.to_dict()
     if error.code == "bad_options":
         fields["detail"] = str(error)
     return translated_message(error.code, fields, get_language())

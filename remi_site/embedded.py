@@ -3,7 +3,7 @@
 Without Redis the broker (``memory://``) and the channel layer (``InMemoryChannelLayer``) exist
 only inside one process, so the worker has to run in daphne's process (``CELERY_EMBEDDED_WORKER``,
 on by default when ``REDIS_URL`` is unset). The same task code runs as under a separate
-``celery worker``, with real countdowns (never eager mode). See ``../shared/STACK.md`` §3.
+``celery worker``, with real countdowns (never eager mode). See ``docs/operations.md`` (embedded mode).
 
 * ``ensure_embedded_worker()`` is called by ``remi_site.asgi`` when it is loaded and on every
   ASGI call (daphne has no lifespan events): the first call starts the worker thread, once per

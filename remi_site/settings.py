@@ -123,6 +123,11 @@ LOGOUT_REDIRECT_URL = "home"
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+#: Failed logins from one address, whatever the usernames, before it is locked out the same way
+#: (accounts/rate_limit.py).
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+#: New accounts one address may register in an hour.
+REGISTRATIONS_PER_ADDRESS_PER_HOUR = int(os.environ.get("REGISTRATIONS_PER_ADDRESS_PER_HOUR", "5"))
 AXES_USERNAME_CALLABLE = "accounts.rate_limit.lockout_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.rate_limit.lockout_response"
@@ -190,7 +195,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
-# The site's languages (README "Languages"); translations in locale/, compiled .mo files committed.
+# The site's languages (docs/i18n.md); translations in locale/, compiled .mo files committed.
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("ro", "Română")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600

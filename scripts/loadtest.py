@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Load test: N tables of S seats played over real WebSockets against a running server.
 
-It prints figures and asserts nothing (``make loadtest``; README, "Load test"):
+It prints figures and asserts nothing (``make loadtest``; docs/operations.md, "Load test"):
 
 * moves/s: moves applied by the server, over the time the tables were playing;
 * move -> all frames delivered, p50 / p90 / p99 / max: from sending a move until every seat's

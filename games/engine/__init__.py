@@ -14,7 +14,7 @@ True
 
 from .cards import Card, format_cards, parse_card, parse_cards
 from .deal import commitment, deal_seed
-from .errors import IllegalMoveError, InvalidMeldError, MalformedMoveError
+from .errors import CodedError, IllegalMoveError, InvalidMeldError, MalformedMoveError
 from .events import Event, events_for
 from .legal import legal_moves
 from .melds import Meld, MeldPolicy
@@ -36,10 +36,11 @@ from .records import record_from_json, record_to_json, replay, verify_deal
 from .rules import Rules, variant, variant_names
 from .setup import position
 from .state import GameState, TableMeld, state_from_json, state_to_json
-from .turn import Transition, apply_move, end_match, new_game
+from .turn import Transition, apply_move, choose_first, end_match, new_game, next_match_first
 
 __all__ = [
     "Card",
+    "CodedError",
     "Discard",
     "DrawStock",
     "Event",
@@ -60,6 +61,7 @@ __all__ = [
     "TakeDiscard",
     "Transition",
     "apply_move",
+    "choose_first",
     "commitment",
     "deal_seed",
     "end_match",
@@ -69,6 +71,7 @@ __all__ = [
     "move_from_json",
     "move_to_json",
     "new_game",
+    "next_match_first",
     "parse_card",
     "parse_cards",
     "position",

@@ -1,6 +1,6 @@
 """Cards, their text notation and the physical copies of a pack.
 
-Notation (``../shared/rules/README.md``): a card is rank + suit (``7H``, ``TS``, ``AC``), a joker is
+Notation (``docs/rules/README.md``): a card is rank + suit (``7H``, ``TS``, ``AC``), a joker is
 ``JK``. The engine's own records carry a copy id after ``#`` (``7H#1``, ``7H#2``, ``JK#3``), because
 two-deck packs hold identical cards. A joker may carry the card it stands for in parentheses:
 ``JK(8H)``, ``JK#3(8H)``.

@@ -87,6 +87,9 @@ from .scoring import RoundResult, ScoreLine
 from .state import GameState, TableMeld
 from .turn import Transition
 
+DiscardTakenCardError = errors.DiscardTakenCardError
+KnockTooHighError = errors.KnockTooHighError
+
 __all__ = [
     "DiscardTakenCardError",
     "GinFamily",
@@ -103,21 +106,6 @@ GAME_BONUS = 100  # GIN-24
 BOX_BONUS = 25  # GIN-24 with GIN-Q3
 #: A discard leaving this many cards in the stock without a knock voids the deal (GIN-22).
 VOID_AT = 2
-
-
-# --- errors of the gin family (codes pinned in tests/engine/test_gin_rules.py) ------------------
-
-
-class KnockTooHighError(errors.IllegalMoveError):
-    """Too many loose points to knock in this deal."""
-
-    code = "knock_too_high"
-
-
-class DiscardTakenCardError(errors.IllegalMoveError):
-    """The card just taken from the face-up pile cannot be discarded in the same turn."""
-
-    code = "discard_taken_card"
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -187,12 +175,7 @@ def _find(hand: Sequence[Card], wanted: Card, what: str) -> int:
 
 
 def _take_cards(pool: list[Card], wanted: Sequence[Card], what: str) -> list[Card]:
-    out = []
-    for card in wanted:
-        if card.is_joker:
-            raise errors.CardNotInHandError(f"{card}: gin is played without jokers (GIN-2)", card=str(card))
-        out.append(pool.pop(_find(pool, card, what)))
-    return out
+    return [pool.pop(_find(pool, card, what)) for card in wanted]
 
 
 def _cards_by_bit(cards: Sequence[Card]) -> dict[int, Card]:
@@ -221,8 +204,10 @@ class GinFamily(Rules):
         run_min=3,
         ace_low=True,
         ace_high=False,  # GIN-3, GIN-11: A-K-Q and K-A-2 are not runs
+        jokers=False,  # GIN-2
         rule_set="GIN-10",
         rule_run="GIN-11",
+        rule_joker="GIN-2",
     )
     lower_wins = False
     #: Three parallel score columns (Oklahoma, OKL-5..9).

@@ -1,5 +1,5 @@
 // Translations for the scripts: the page's language, t() / tn() / pt() over Django's JavaScript
-// catalog, and card and suit names in that language (README "Languages").
+// catalog, and card and suit names in that language (docs/i18n.md).
 //
 // base.html loads /jsi18n/ (django.views.i18n.JavaScriptCatalog) before any module; it defines
 // window.gettext, ngettext, pgettext and interpolate with the messages of locale/*/djangojs.po.

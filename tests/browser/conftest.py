@@ -1,10 +1,10 @@
 """Browser tests: a real daphne subprocess on the test database, and Debian's Chromium via Playwright.
 
-The server (``tests/live_server.py``) is started once per session on the test database
-(pytest-django's ``django_db_setup``); each test commits its own data (``transactional_db``),
-which the server reads through its own connections. Every ORM call of a test happens in its
-fixtures, before Playwright starts; the ``browser`` fixture also lets Django's async-safety
-check pass while Playwright's event loop runs in the test thread.
+The server (``tests/live_server.py``; docs/testing.md, browser tests) is started once per
+session on the test database (pytest-django's ``django_db_setup``); each test commits its own
+data (``transactional_db``), which the server reads through its own connections. Every ORM call
+of a test happens in its fixtures, before Playwright starts; the ``browser`` fixture also lets
+Django's async-safety check pass while Playwright's event loop runs in the test thread.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rack in a real browser (issue 6; RMI-UI-1..12 of ../shared/rules/remi.md §17).
+"""The rack in a real browser (issue 6; RMI-UI-1..12 of docs/rules/remi.md, the rack).
 
 A Remik 51 round played to its scored end through the page by two players in two browser
 contexts: Ala with the mouse (drag and drop), Bartek on a touch screen (taps only). The deal is

@@ -1,4 +1,4 @@
-"""Gin worked examples (``shared/rules/gin.md`` §9): one test per GIN-EXn and GIN-DXn.
+"""Gin worked examples (``docs/rules/gin.md``, worked examples): one test per GIN-EXn and GIN-DXn.
 
 Deals are played through ``apply_move``: a position is set up with :func:`gin_position` (for a
 whole game, on top of the match state the engine carries from deal to deal: totals, dealer, deals

@@ -1,4 +1,4 @@
-"""Knock-108 (``../shared/rules/knock108.md``): every derived example (the source gives no numeric
+"""Knock-108 (``docs/rules/knock108.md``): every derived example (the source gives no numeric
 example for this variant, so there is no K108-EX) and the rules and decisions, each named after
 its id.
 """

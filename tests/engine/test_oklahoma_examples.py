@@ -1,4 +1,4 @@
-"""Oklahoma worked examples (``shared/rules/oklahoma.md`` §5): OKL-EX1, OKL-DX1 and OKL-DX2.
+"""Oklahoma worked examples (``docs/rules/oklahoma.md``, worked examples): OKL-EX1, OKL-DX1 and OKL-DX2.
 
 Each deal is set up on the match state the engine carries (totals, deals won, the three columns)
 with the example's up-card, which sets the knock limit and the doubling, and is played through

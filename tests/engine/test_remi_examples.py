@@ -1,4 +1,4 @@
-"""Remi worked examples (``shared/rules/remi.md`` §18): RMI-EX1, RMI-EX2 and RMI-DX1..DX8.
+"""Remi worked examples (``docs/rules/remi.md``, worked examples): RMI-EX1, RMI-EX2 and RMI-DX1..DX8.
 
 Every number is the example's own. Examples about play build the position with ``position(...)``
 and play real moves through ``apply_move``; round scores are read from the scored round.

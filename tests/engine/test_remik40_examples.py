@@ -1,4 +1,4 @@
-"""Remik 40 worked examples (``shared/rules/remik40.md`` §11): one test per R40-EXn and R40-DXn.
+"""Remik 40 worked examples (``docs/rules/remik40.md``, worked examples): one test per R40-EXn and R40-DXn.
 
 Every number is the example's own. Examples about a move in play build the position with
 ``position(...)`` and play real moves through ``apply_move``.

@@ -1,4 +1,4 @@
-"""Remik 51 worked examples (``shared/rules/remik51.md`` §16): one test per R51-EXn and R51-DXn.
+"""Remik 51 worked examples (``docs/rules/remik51.md``, worked examples): one test per R51-EXn and R51-DXn.
 
 Every number is the example's own. Examples about a move in play build the position with
 ``position(...)`` and play real moves through ``apply_move``.

@@ -1,4 +1,4 @@
-"""Rummy 500 worked examples (``shared/rules/rummy500.md`` §7): one test per R500-EXn and R500-DXn.
+"""Rummy 500 worked examples (``docs/rules/rummy500.md``, worked examples): one test per R500-EXn, R500-DXn.
 
 Every number is the example's own. Examples about a move in play build the position with
 ``position(...)`` and play real moves through ``apply_move``.

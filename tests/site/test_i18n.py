@@ -290,13 +290,14 @@ def test_english_keeps_the_servers_own_message_and_an_unknown_code_its_english()
 def test_every_code_the_engine_and_the_site_raise_has_a_text() -> None:
     from games import errors as site_errors
     from games.engine import errors as engine_errors
-    from games.engine import gin
 
     codes = {
         cls.code
-        for module in (engine_errors, site_errors, gin)
+        for module in (engine_errors, site_errors)
         for cls in vars(module).values()
-        if isinstance(cls, type) and isinstance(getattr(cls, "code", None), str)
+        if isinstance(cls, type)
+        and isinstance(getattr(cls, "code", None), str)
+        and cls is not engine_errors.CodedError  # the shape's base, never raised itself
     }
     known = {key.split("+")[0].split(":")[0] for key in MESSAGES}
 
@@ -379,7 +380,7 @@ def expected_catalog(entries: list[dict[str, Any]]) -> dict[Any, str]:
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_the_compiled_catalogs_match_their_po_files(language: str, domain: str) -> None:
     """The .mo files are committed (`make run` needs no gettext tools): recompile after editing a .po
-    (``python manage.py compilemessages``, README "Languages")."""
+    (``python manage.py compilemessages``, docs/i18n.md)."""
     folder = LOCALE / language / "LC_MESSAGES"
     entries = read_po(folder / f"{domain}.po")
     with (folder / f"{domain}.mo").open("rb") as compiled:
@@ -451,7 +452,7 @@ def _js_function(path: Path, name: str) -> str:
 
 def test_the_players_own_event_lines_are_whole_sentences() -> None:
     """A player's own moves are not "%(who)s …" with who = "ty" / "tu": each has its own sentence
-    ("you drew from the stock"), so that Polish and Romanian conjugate the verb (README "Languages")."""
+    ("you drew from the stock"), so that Polish and Romanian conjugate the verb (docs/i18n.md)."""
     scripts = Path(django_settings.BASE_DIR) / "static" / "js"
     for path, name in (
         (scripts / "render.js", "describeEvents"),

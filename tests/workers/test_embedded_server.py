@@ -27,6 +27,7 @@ from games import engine, services
 from games.engine.bots import choose_move
 from games.models import MoveRecord
 from tests.live_server import LiveServer, serving
+from tests.schema import assert_frame
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -62,6 +63,7 @@ def server(live_table: LiveTable, tmp_path: Path) -> Iterator[LiveServer]:
 async def _next_frame(ws: ClientConnection) -> dict[str, Any]:
     while True:
         message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
+        assert_frame(message)  # the published schema (docs/protocol.md)
         assert message["type"] != "error", message
         if message["type"] == "state":
             return message

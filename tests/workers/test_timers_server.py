@@ -26,6 +26,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from games import services
 from games.models import Match, MoveRecord, Room, Seat
 from tests.live_server import LiveServer, serving
+from tests.schema import assert_frame
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -78,6 +79,7 @@ def server(tables: Tables, tmp_path: Path) -> Iterator[LiveServer]:
 async def _next_state(ws: ClientConnection) -> dict[str, Any]:
     while True:
         message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
+        assert_frame(message)  # the published schema (docs/protocol.md)
         assert message["type"] != "error", message
         if message["type"] == "state":
             return message

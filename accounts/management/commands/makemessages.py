@@ -1,6 +1,6 @@
 """``makemessages`` that also finds the scripts' own helpers: t(), tn() and pt() of static/js/i18n.js.
 
-Usage (needs GNU gettext's xgettext and msgmerge, which only translators need; README "Languages"):
+Usage (needs GNU gettext's xgettext and msgmerge, which only translators need; docs/i18n.md):
 ``python manage.py makemessages -l pl -l ro --ignore=.venv --ignore=staticfiles`` and the same with
 ``-d djangojs``.
 """

@@ -5,7 +5,7 @@ might draw and at many hands the opponent might hold. What the bot has not seen 
 not in its hand, not in the discard pile, not the first up-card the opponent took, which it knows
 is in that hand) is what the stock and the opponent's hand are made of.
 
-* **Knocking** (the change that pays most, README "Bots"): the normal bot knocks as soon as the
+* **Knocking** (the change that pays most, docs/benchmarks.md): the normal bot knocks as soon as the
   deal's limit allows (GIN-15 / OKL-2). The hard bot first deals the opponent :data:`SAMPLES`
   hands consistent with the view: its known cards, the rest drawn from the unseen cards, then
   improved by as many greedy draws as the opponent has had turns (a hand that has been played for

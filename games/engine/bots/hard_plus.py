@@ -1,7 +1,7 @@
 """The hard level of the plus-scoring variants, Remi and Rummy 500: a race to go out that keeps
-its points high (``../shared/rules/remi.md``, ``../shared/rules/rummy500.md``).
+its points high (``docs/rules/remi.md``, ``docs/rules/rummy500.md``).
 
-Measured between the bots (README "Bots"): in Remi the player who goes out wins the deal by about
+Measured between the bots (docs/benchmarks.md): in Remi the player who goes out wins the deal by about
 120 points, the bonus (RMI-55) and the other's hand (RMI-56) included, and nearly every deal ends
 that way (the stock rarely runs out, RMI-50); in Rummy 500 going out pays no bonus (R500-16), but
 it ends the others' scoring and counts their hands against them (R500-15). So this bot is Remik

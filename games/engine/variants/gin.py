@@ -1,4 +1,4 @@
-"""Gin rummy (``../shared/rules/gin.md``): the classic two-player game, knock at 10, game to 100.
+"""Gin rummy (``docs/rules/gin.md``): the classic two-player game, knock at 10, game to 100.
 
 Everything it shares with Oklahoma (the turn cycle, deadwood, scoring, the settlement) is in
 :mod:`games.engine.gin`; this module states only the table options.

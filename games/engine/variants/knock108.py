@@ -1,4 +1,4 @@
-"""Knock-108 (``../shared/rules/knock108.md``): a knock rummy for several players with 108 cards.
+"""Knock-108 (``docs/rules/knock108.md``): a knock rummy for several players with 108 cards.
 
 Two decks and four jokers; 10 cards each, the dealer 11 (K108-5). Melds stay in the hand; a player
 ends the deal after drawing and discarding by knocking with at most 5 points in loose cards, by

@@ -1,4 +1,4 @@
-"""Oklahoma gin with three score columns (``../shared/rules/oklahoma.md``): gin (OKL-1) where the
+"""Oklahoma gin with three score columns (``docs/rules/oklahoma.md``): gin (OKL-1) where the
 first up-card sets the knock limit, a spade up-card doubles the deal, and three parallel columns
 are kept. The turn cycle, scoring and columns are in :mod:`games.engine.gin`.
 

@@ -1,4 +1,4 @@
-"""Remi (``../shared/rules/remi.md``): Romanian rummy with the atu, plus points, and the discard row.
+"""Remi (``docs/rules/remi.md``): Romanian rummy with the atu, plus points, and the discard row.
 
 >>> rules = variant("remi")
 >>> rules.meld_points("AS AH AD"), rules.meld_points("QH KH AH"), rules.meld_points("7H JK(8H) 9H")

@@ -1,4 +1,4 @@
-"""Remik 51 (``../shared/rules/remik51.md``): how it differs from the common rummy core.
+"""Remik 51 (``docs/rules/remik51.md``): how it differs from the common rummy core.
 
 >>> rules = variant("remik51")
 >>> rules.meld_points("9S TS JS"), rules.meld_points("8H 8D 8C")   # R51-EX1
