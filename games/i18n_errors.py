@@ -84,6 +84,7 @@ MESSAGES: dict[str, str] = {
     "adjacent_jokers": gettext_noop("Two jokers may not lie side by side in a run."),
     "no_natural_card": gettext_noop("A meld needs at least one natural card."),
     "joker_declaration": gettext_noop("The joker cannot stand for that card here."),
+    "no_jokers": gettext_noop("This game is played without jokers."),
     "joker_must_be_declared": gettext_noop("Say which card the joker stands for."),
     # --- opening, lay-offs, jokers, atu ---
     "opening_too_low": gettext_noop("Your opening is worth too few points."),

@@ -87,7 +87,7 @@ TEXTS = [
     ),
     gettext_noop("Low ace value"),
     gettext_noop(
-        "What an ace at the low end of a run (A-2-3) counts towards the 40 (R40-5: the ace is 11; R40-Q2 suggests 1)."
+        "What an ace at the low end of a run (A-2-3) counts towards the 40 (R40-5, R40-Q2: 11 by default; 1 as many tables play)."
     ),
     gettext_noop("Max jokers per meld"),
     gettext_noop("Jokers one meld may hold (R40-Q7)."),

@@ -217,8 +217,14 @@ def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Ma
             seat.user.get_username() if seat.user is not None else f"Bot {seat.index + 1}" for seat in seats
         ]
         secret = secrets.token_bytes(32)
-        state = engine.new_game(room.rules(), names, secret)
-        number = (room.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        rules = room.rules()
+        previous = room.matches.order_by("-number").first()
+        first = None
+        if previous is not None:  # R40-Q13: in Remik 40 the deal passes to the left each game
+            last = previous.game_state()
+            first = engine.next_match_first(rules, last) if last.players == len(names) else None
+        state = engine.new_game(rules, names, secret, first=first)
+        number = (previous.number if previous is not None else 0) + 1
         now = timezone.now()
         match = Match(room=room, number=number, version=0, secret=secret, turn_started=now)
         rows = selectors.seat_rows(room_id=room.pk)

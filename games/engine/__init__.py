@@ -36,7 +36,7 @@ from .records import record_from_json, record_to_json, replay, verify_deal
 from .rules import Rules, variant, variant_names
 from .setup import position
 from .state import GameState, TableMeld, state_from_json, state_to_json
-from .turn import Transition, apply_move, end_match, new_game
+from .turn import Transition, apply_move, choose_first, end_match, new_game, next_match_first
 
 __all__ = [
     "Card",
@@ -60,6 +60,7 @@ __all__ = [
     "TakeDiscard",
     "Transition",
     "apply_move",
+    "choose_first",
     "commitment",
     "deal_seed",
     "end_match",
@@ -69,6 +70,7 @@ __all__ = [
     "move_from_json",
     "move_to_json",
     "new_game",
+    "next_match_first",
     "parse_card",
     "parse_cards",
     "position",

@@ -173,6 +173,19 @@ class JokerUndeclaredError(InvalidMeldError):
     code = "joker_must_be_declared"
 
 
+class NoJokersError(InvalidMeldError):
+    """The variant is played without jokers (GIN-2, R500-2)."""
+
+    code = "no_jokers"
+
+    def __init__(
+        self, cards: str, reason: str = "this game is played without jokers", *, rule: str | None = None
+    ) -> None:
+        IllegalMoveError.__init__(self, f"{cards}: {reason}", rule=rule, cards=cards)
+        self.cards = cards
+        self.reason = reason
+
+
 class OpeningTooLowError(IllegalMoveError):
     """The first meld is worth less than the minimum."""
 

@@ -187,12 +187,7 @@ def _find(hand: Sequence[Card], wanted: Card, what: str) -> int:
 
 
 def _take_cards(pool: list[Card], wanted: Sequence[Card], what: str) -> list[Card]:
-    out = []
-    for card in wanted:
-        if card.is_joker:
-            raise errors.CardNotInHandError(f"{card}: gin is played without jokers (GIN-2)", card=str(card))
-        out.append(pool.pop(_find(pool, card, what)))
-    return out
+    return [pool.pop(_find(pool, card, what)) for card in wanted]
 
 
 def _cards_by_bit(cards: Sequence[Card]) -> dict[int, Card]:
@@ -221,8 +216,10 @@ class GinFamily(Rules):
         run_min=3,
         ace_low=True,
         ace_high=False,  # GIN-3, GIN-11: A-K-Q and K-A-2 are not runs
+        jokers=False,  # GIN-2
         rule_set="GIN-10",
         rule_run="GIN-11",
+        rule_joker="GIN-2",
     )
     lower_wins = False
     #: Three parallel score columns (Oklahoma, OKL-5..9).

@@ -38,6 +38,8 @@ class MeldPolicy:
     #: Remik 51 (R51-Q4): a set joker stands for the declared card only, so it must be declared when
     #: several suits are missing. Remi (RMI-Q10): any missing suit; the engine picks one if undeclared.
     set_declaration_binding: bool = False
+    #: False: the variant has no jokers (gin GIN-2, Rummy 500 R500-2): a joker is never a meld card.
+    jokers: bool = True
     #: Rule ids cited in error messages.
     rule_set: str = ""
     rule_run: str = ""
@@ -108,6 +110,8 @@ def meld_readings(cards: Sequence[Card], policy: MeldPolicy) -> list[Meld]:
     Set jokers that are not declared are left undeclared here (see :func:`read_meld`).
     """
     text = format_cards(cards)
+    if not policy.jokers and any(card.is_joker for card in cards):
+        raise errors.NoJokersError(text, rule=policy.rule_joker or None)
     if len(cards) < min(policy.set_min, policy.run_min):
         raise errors.TooFewCardsError(
             text, f"a meld needs at least {min(policy.set_min, policy.run_min)} cards"

@@ -102,6 +102,25 @@ Move = DrawStock | TakeDiscard | Play | Discard | Pass | Knock
 KINDS = ("draw", "take", "play", "discard", "pass", "knock")
 
 
+def cards_named(move: Move) -> tuple[Card, ...]:
+    """Every card ``move`` names (for the common checks made before a family sees the move).
+
+    >>> move = move_from_json({"kind": "take", "card": "3H", "melds": [["3H", "JK", "5H"]]})
+    >>> [str(c) for c in cards_named(move)]
+    ['3H', '3H', 'JK', '5H']
+    """
+    match move:
+        case Discard(card=card):
+            return (card,)
+        case Play():
+            return tuple(move.cards_from_hand())
+        case TakeDiscard(card=card, play=play):
+            return ((card,) if card is not None else ()) + tuple(play.cards_from_hand())
+        case Knock(card=card, melds=melds):
+            return ((card,) if card is not None else ()) + tuple(c for meld in melds for c in meld)
+    return ()
+
+
 def _cards(value: Any, what: str) -> tuple[Card, ...]:
     if isinstance(value, str):
         return parse_cards(value)

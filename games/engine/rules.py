@@ -132,6 +132,9 @@ class Rules:
     opening_required: ClassVar[bool] = True
     #: The first player is dealt no extra card and starts by drawing (R500-6, R40-Q13).
     first_player_draws: ClassVar[bool] = False
+    #: The deal passes to the left each game: a room's next match starts with the seat after the
+    #: last one's first player (R40-Q13); False: each match draws its first dealer.
+    deal_passes_each_match: ClassVar[bool] = False
     #: After the deal the next stock card is turned up to start the discard pile (R500-6).
     up_card: ClassVar[bool] = False
     #: A card taken from the discard pile may be laid off instead of going into a new meld

@@ -16,7 +16,7 @@ from .cards import JOKER, Card, format_cards
 from .deal import deal_seed, shuffle, sub_seed
 from .events import Event, private, public
 from .melds import Meld, extend_meld, read_meld, settle_set
-from .moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard
+from .moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard, cards_named
 from .rules import Rules
 from .scoring import RoundFacts, RoundResult, standings
 from .state import GameState, TableMeld
@@ -119,6 +119,22 @@ def choose_first(rules: Rules, players: int, secret: bytes) -> int:
             return contenders[0]
 
 
+def next_match_first(rules: Rules, previous: GameState) -> int | None:
+    """Who plays first in the next match of a room whose last match is ``previous``.
+
+    Where the deal passes to the left each game (Remik 40, R40-Q13) it is the seat after the first
+    player of ``previous``'s last round; elsewhere None: the new match draws its own (``new_game``).
+
+    >>> from games.engine import variant
+    >>> last = new_game(variant("remik40"), 3, seed=5, first=2)
+    >>> next_match_first(variant("remik40"), last), next_match_first(variant("remik51"), last)
+    (0, None)
+    """
+    if not rules.deal_passes_each_match or previous.rules.name != rules.name:
+        return None
+    return (previous.first + 1) % previous.players
+
+
 def deal_cards(
     rules: Rules, players: int, seed: bytes, first: int
 ) -> tuple[tuple[tuple[Card, ...], ...], Card | None, tuple[Card, ...]]:
@@ -194,6 +210,13 @@ def apply_move(state: GameState, seat: int, move: Move) -> Transition:
     if seat != state.turn:
         raise errors.NotYourTurnError(
             f"it is seat {state.turn}'s turn, not seat {seat}'s", seat=seat, turn=state.turn
+        )
+    policy = state.rules.policy
+    if not policy.jokers and any(card.is_joker for card in cards_named(move)):
+        raise errors.NoJokersError(
+            format_cards(card for card in cards_named(move) if card.is_joker),
+            f"{state.rules.title} is played without jokers",
+            rule=policy.rule_joker or None,
         )
     if state.rules.flow is not None:
         transition: Transition = state.rules.flow.apply_move(state, seat, move)
@@ -463,12 +486,14 @@ def _play(
                 )
 
     # 3. Opening: the new melds of this move, without those holding an exchanged joker (R51-28).
+    # A player who lays no opening may not lay off or exchange (R51-27, R40-19/Q8): the meld that
+    # holds an exchanged joker is no opening, so such a play is refused as "not opened".
     if not opened_before:
-        if (play.layoffs and not new_melds) or (play.exchanges and not new_melds):
+        opening = [m for m in new_melds if not any(j in m.cards for j in freed_jokers)]
+        if (play.layoffs or play.exchanges) and not opening:
             raise errors.NotOpenedError(
                 "lay down your opening before adding to melds or exchanging jokers", rule=not_opened_rule
             )
-        opening = [m for m in new_melds if not any(j in m.cards for j in freed_jokers)]
         _check_opening(rules, opening)
 
     # 4. Lay-offs (R51-39/40; RMI-35..37).
@@ -857,6 +882,7 @@ __all__ = [
     "end_match",
     "may_build",
     "new_game",
+    "next_match_first",
     "stuck",
     "table_points",
 ]

@@ -32,6 +32,7 @@ def test_error_codes_are_pinned() -> None:
         "MalformedCardError": "malformed_card",
         "MalformedMoveError": "malformed_move",
         "MustKeepDiscardError": "must_keep_discard",
+        "NoJokersError": "no_jokers",
         "NoNaturalCardError": "no_natural_card",
         "NotAMeldError": "not_a_meld",
         "NotConsecutiveError": "not_consecutive",

@@ -28,6 +28,7 @@ from games.engine import (
     view_for,
 )
 from games.engine.deal import deal_seed
+from games.engine.errors import InvalidMeldError
 from games.engine.gin import DiscardTakenCardError, GinFlow, KnockTooHighError, gin_position
 from games.engine.moves import move_from_json, move_to_json
 from games.engine.turn import deal_cards
@@ -436,3 +437,17 @@ def test_rules_helpers_hand_points_best_melds_meld_points() -> None:
     assert faces(loose) == ["5H", "KH", "KS"]
     assert not GIN.lower_wins
     assert "Gin" in GIN.describe()
+
+
+@pytest.mark.parametrize("name", ["gin", "oklahoma"])
+def test_gin_2_there_are_no_jokers_a_meld_or_move_naming_one_is_refused(name: str) -> None:
+    rules = variant(name)
+    with pytest.raises(InvalidMeldError) as info:
+        rules.meld_points("JK 2S 3S")
+    assert (info.value.code, info.value.rule) == ("no_jokers", "GIN-2")
+    state = gin_position(
+        rules, hands=["AD 2D 3D 6C 7C 8C 9C KS KH KD 5H", "2S 3S"], discard="QH", turn=A, phase="play"
+    )
+    refused(state, A, Discard(parse_card("JK")), "no_jokers")
+    refused(state, A, Knock(parse_card("5H"), (parse_cards("AD 2D JK"),)), "no_jokers")
+    refused(state, A, Knock(parse_card("JK")), "no_jokers")

@@ -135,8 +135,8 @@ def test_r40_q15_a_game_nobody_can_ever_finish_ends_void_and_the_pool_is_returne
 
 def test_r40_q2_the_ace_is_low_or_high_never_round_the_corner_nor_at_both_ends() -> None:
     assert R40.meld_points("QS KS AS") == 31
-    # R40-5: the source gives the ace 11 towards the 40 wherever it lies; R40-Q2's low ace at 1 is
-    # the table option low_ace_value (see the module note of variants/remik40.py).
+    # R40-5 with R40-Q2: the ace counts 11 towards the 40 wherever it lies; a low ace at 1 is the
+    # table option low_ace_value.
     assert R40.meld_points("AS 2S 3S") == 16
     assert variant("remik40", low_ace_value=1).meld_points("AS 2S 3S") == 6
     assert variant("remik40", lowAceValue=1).meld_points("QS KS AS") == 31
@@ -284,7 +284,9 @@ def test_r40_q8_a_joker_is_recovered_only_after_opening_possibly_earlier_in_the_
     state = position(
         R40, hands=[hand, "4H 5H"], melds=[(1, "5D JK(6D) 7D")], turn=0, phase="play", rest="drop"
     )
-    refused(state, 0, play("9S 9H JK(9D)", exchanges=[(1, "6D")]), {"not_opened", "opening_too_low"})
+    # R40-19/Q8: who may recover a joker; the meld holding it is no opening (R40-Q19).
+    error = refused(state, 0, play("9S 9H JK(9D)", exchanges=[(1, "6D")]), "not_opened")
+    assert error.rule == "R40-19/Q8"
     refused(state, 0, play(exchanges=[(1, "6D")]), "not_opened")
     # The melds of the opening reach 60 without the joker's meld, which does not count (R40-Q19).
     result = apply_move(state, 0, play("KS KH KC", "QS QH QC", "9S 9H JK(9D)", exchanges=[(1, "6D")]))

@@ -180,15 +180,14 @@ def test_r51_27_joker_exchange_is_refused_before_opening() -> None:
         rest="drop",
     )
     assert state.opened == (False, True)
-    # Laying the joker in a new meld is not an opening: the exchange is refused (R51-28).
-    refused(
-        state,
-        0,
-        play("9S 9H JK(9D)", exchanges=[(1, "5D")]),
-        {"not_opened", "opening_too_low", "opening_needs_run"},
-    )
+    # Laying the joker in a new meld is not an opening (R51-28): the exchange is refused because
+    # only a player who has opened may exchange (R51-27), not for the opening's run or points.
+    error = refused(state, 0, play("9S 9H JK(9D)", exchanges=[(1, "5D")]), "not_opened")
+    assert error.rule == "R51-41"
     # An exchange alone, by a player who has not opened: the player has not opened.
     refused(state, 0, play(exchanges=[(1, "5D")]), "not_opened")
+    # With a lay-off beside the joker's meld, too.
+    refused(state, 0, play("9S 9H JK(9D)", exchanges=[(1, "5D")], layoffs=[(1, "2C")]), "not_opened")
 
 
 def test_r51_27_exchanged_joker_must_go_into_a_new_meld_in_the_same_move() -> None:

@@ -19,6 +19,7 @@ from games.engine import (
     view_for,
 )
 from games.engine.cards import Card
+from games.engine.errors import InvalidMeldError
 from games.engine.moves import TakeDiscard
 from games.engine.rules import Rules
 from tests.engine.helpers import discard, faces, play, points, refused, run, table_cards, take
@@ -209,3 +210,15 @@ def test_r500_best_melds_match_a_brute_force_referee_with_the_ace_low_only(
     assert not any(m.kind == "run" and m.end == 14 for m in melds)  # R500-3: never Q-K-A
     laid = Counter(c.id for m in melds for c in m.cards)
     assert laid + Counter(c.id for c in leftover) == Counter(c.id for c in hand)
+
+
+def test_r500_2_r500_19_there_are_no_jokers_a_meld_or_move_naming_one_is_refused() -> None:
+    with pytest.raises(InvalidMeldError) as info:
+        R500.meld_points("JK 5D 6D")
+    assert (info.value.code, info.value.rule) == ("no_jokers", "R500-2/19")
+    state = position(R500, hands=["5D 6D 7D 2C", "KC 3H"], turn=0, phase="play")
+    refused(state, 0, play("JK 5D 6D"), "no_jokers")
+    refused(state, 0, play("5D 6D 7D", layoffs=[(1, "JK")]), "no_jokers")
+    refused(state, 0, discard("JK"), "no_jokers")
+    drawing = position(R500, hands=["5D 6D 2C", "KC 3H"], discard="7D", turn=0, phase="draw")
+    refused(drawing, 0, take("7D", "5D 6D 7D JK"), "no_jokers")

@@ -135,3 +135,29 @@ def test_starting_a_match_stores_round_one_commitment_and_publishes_no_secret(
         assert secret.hex() not in text
         assert engine.deal_seed(secret, 1).hex() not in text
         assert frame["view"]["commitment"] == first.commitment
+
+
+def test_r40_q13_the_next_match_in_a_remik40_room_starts_with_the_next_dealer(make_room: Any) -> None:
+    # R40-Q13 (docs/rules/remik40.md): the deal passes to the left each game, so each match of the
+    # room starts one seat further on than the last (a remik40 match is one game, R40-Q11).
+    room = make_room("remik40", seats=3)
+    for index in range(3):
+        services.seat_add_bot(room=room, index=index, level="easy")
+    firsts = []
+    for _ in range(4):
+        match = services.match_start(room=room)
+        firsts.append(match.game_state().first)
+        assert services.match_close(match_id=match.pk) is True
+    assert firsts[1:] == [(first + 1) % 3 for first in firsts[:-1]]
+    assert [m.number for m in Match.objects.filter(room=room).order_by("number")] == [1, 2, 3, 4]
+
+
+def test_r40_q13_other_variants_draw_each_matchs_first_dealer_from_its_secret(make_room: Any) -> None:
+    room = make_room("remik51", seats=3)
+    for index in range(3):
+        services.seat_add_bot(room=room, index=index, level="easy")
+    for _ in range(3):
+        match = services.match_start(room=room)
+        state = match.game_state()
+        assert state.first == engine.choose_first(state.rules, 3, match.secret_bytes)
+        services.match_close(match_id=match.pk)

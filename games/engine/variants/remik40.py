@@ -1,10 +1,11 @@
 """Remik 40 (``docs/rules/remik40.md``): a first meld of 40, joker recovery, "Remik" (+25 to the
 others) and a prize pool in site chips. One game (*partia*) is one round (R40-Q11).
 
-R40-Q2: the source's opening values say "the ace is worth 11 points" with no exception, so the ace
-counts 11 wherever it lies; ``low_ace_value=1`` is the table option for a low ace (A-2-3) at 1.
-Beyond R40-Q15: a game nobody can ever finish (every hand of two cards or fewer, and no card off
-the table fits any meld on it) ends void with the pool returned, as when the stock cannot be rebuilt.
+The ace counts 11 wherever it lies (R40-5, R40-Q2); ``low_ace_value=1`` is the table option for an
+ace at the low end of a run counting 1. The deal passes to the left each game (R40-Q13): a room's
+next match starts with the next dealer. Beyond R40-Q15: a game nobody can ever finish (every hand of
+two cards or fewer, and no card off the table fits any meld on it) ends void with the pool returned,
+as when the stock cannot be rebuilt.
 
 >>> rules = variant("remik40")
 >>> rules.meld_points("7H JK 9H"), rules.hand_points("JK")                  # R40-EX2
@@ -74,8 +75,8 @@ class Remik40(Rules):
         Option(
             "low_ace_value",
             11,
-            "What an ace at the low end of a run (A-2-3) counts towards the 40 (R40-5: the ace is 11; "
-            "R40-Q2 suggests 1).",
+            "What an ace at the low end of a run (A-2-3) counts towards the 40 (R40-5, R40-Q2: 11 by "
+            "default; 1 as many tables play).",
             choices=(11, 1),
         ),
         Option(
@@ -118,6 +119,7 @@ class Remik40(Rules):
     set_joker_exchange = "all_missing"  # R40-22/23
     joker_layoff = True  # R40-Q14
     first_player_draws = True  # R40-Q13: 13 cards each, everyone draws; no up-card
+    deal_passes_each_match = True  # R40-Q13: the deal passes to the left each game
     stock_out = "reshuffle"  # R40-11
     end_when_stuck = True  # beyond R40-Q15: a game nobody can finish ends void, the pool returned
     lower_wins = True
@@ -181,8 +183,8 @@ class Remik40(Rules):
         return (13,) * players  # R40-9 / R40-Q13
 
     def card_value(self, represented: Card, kind: str, position: int) -> int:
-        # R40-5: pips their number, J Q K 10, the ace 11 (at the low end of a run: the table's
-        # low_ace_value); a joker counts as the card it stands for (R40-20, R40-Q3).
+        # R40-5 with R40-Q2: pips their number, J Q K 10, the ace 11 (at the low end of a run: the
+        # table's low_ace_value, 11 by default); a joker counts as the card it stands for (R40-20, R40-Q3).
         if represented.rank == "A":
             return int(self._options["low_ace_value"]) if (kind == "run" and position == 1) else 11
         return _pip_value(represented.rank)

@@ -68,9 +68,10 @@ class Rummy500(Rules):
         ace_low=True,
         ace_high=False,
         set_declaration_binding=False,
+        jokers=False,  # R500-2, R500-19
         rule_set="R500-Q1",
         rule_run="R500-3",
-        rule_joker="R500-19",
+        rule_joker="R500-2/19",
     )
     opening_required = False  # R500-19: lay down and lay off from the first turn
     first_player_draws = True  # R500-6: the player left of the dealer starts by taking a card
