@@ -74,11 +74,11 @@ class RateLimitedError(GameError):
     code = "rate_limited"
 
     def __init__(self, *, per_second: float, burst: int, retry_after: float) -> None:
-        super().__init__(f"too many messages: at most {per_second:g} a second (bursts of {burst})")
+        super().__init__(
+            f"too many messages: at most {per_second:g} a second (bursts of {burst})",
+            retry_after=round(retry_after, 3),
+        )
         self.retry_after = retry_after
-
-    def fields(self) -> dict[str, Any]:
-        return {"retry_after": round(self.retry_after, 3)}
 
 
 class TokenBucket:

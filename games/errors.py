@@ -1,7 +1,8 @@
 """Application errors above the rules engine: who may act where, and when.
 
-Each error has a stable snake_case ``code`` (the browser maps codes to text) and keeps its
-structured fields in :meth:`GameError.fields`, so a frame or an HTTP response can carry them.
+Every error leaves in the engine's one shape (:class:`games.engine.CodedError`): a stable
+snake_case ``code`` (the browser maps codes to text), a plain English message, a ``rule`` id where
+there is one and structured ``fields``; ``to_dict()`` is what a frame or an HTTP response carries.
 Illegal moves are the engine's ``IllegalMoveError`` family and are not repeated here.
 
 Pure Python: ``games.protocol`` turns these into frames and must not import Django.
@@ -12,19 +13,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
+from games.engine import CodedError
 
-class GameError(Exception):
+
+class GameError(CodedError):
     """Base class: the request is well-formed and the move may be legal, but not here or now."""
 
     code: ClassVar[str] = "game_error"
     default_message: ClassVar[str] = "this cannot be done here"
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(message or self.default_message)
-
-    def fields(self) -> dict[str, Any]:
-        """Structured data for the client, besides ``code`` and the message."""
-        return {}
+    def __init__(self, message: str | None = None, **fields: Any) -> None:
+        super().__init__(message or self.default_message, **fields)
 
 
 class NotSeatedError(GameError):
@@ -38,11 +37,8 @@ class StaleVersionError(GameError):
     code = "stale_version"
 
     def __init__(self, current: int) -> None:
-        super().__init__(f"the game is at version {current}")
+        super().__init__(f"the game is at version {current}", current=current)
         self.current = current
-
-    def fields(self) -> dict[str, Any]:
-        return {"current": self.current}
 
 
 class RoomFullError(GameError):
@@ -93,11 +89,8 @@ class RoundPauseError(GameError):
     code = "round_pause"
 
     def __init__(self, resume_at: datetime) -> None:
-        super().__init__("the next round has not started yet")
+        super().__init__("the next round has not started yet", resume_at=epoch_ms(resume_at))
         self.resume_at = resume_at
-
-    def fields(self) -> dict[str, Any]:
-        return {"resume_at": epoch_ms(self.resume_at)}
 
 
 class MatchOverError(GameError):

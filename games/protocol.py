@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from games.engine import IllegalMoveError, Move, move_from_json
-from games.errors import GameError, epoch_ms
+from games.engine import CodedError, IllegalMoveError, Move, move_from_json
+from games.errors import epoch_ms
 
 RequestId = str | int | None
 
@@ -35,7 +35,7 @@ RequestId = str | int | None
 MAX_ID_LENGTH = 64
 
 
-class MalformedMessageError(ValueError):
+class MalformedMessageError(CodedError, ValueError):
     """We could not even read the message (not JSON, missing fields, an unreadable move)."""
 
     code: ClassVar[str] = "malformed_message"
@@ -88,19 +88,23 @@ def decode_command(data: Any) -> Command:
 def error_frame(error: BaseException, request_id: RequestId = None) -> dict[str, Any]:
     """The frame answering a refused command, sent to the sender only.
 
-    Known families (malformed messages, illegal moves, application errors) keep their code and
-    message; anything else is a bug and is reported as ``server_error`` without details.
+    Every error a client can cause (a malformed message, an illegal move, an application error)
+    has the engine's one shape (:class:`~games.engine.CodedError`): the frame carries its code,
+    message, rule id and fields (``to_dict``). Anything else is a bug and is reported as
+    ``server_error`` without details.
+
+    >>> from games.engine import variant, position, apply_move, parse_cards, Play
+    >>> state = position(variant("remik51"), hands=["2S 3S 4S 9H", "5C"], turn=0, phase="play")
+    >>> try:
+    ...     apply_move(state, 0, Play(melds=(parse_cards("2S 3S 4S"),)))
+    ... except IllegalMoveError as error:
+    ...     error_frame(error, request_id="r2")  # doctest: +NORMALIZE_WHITESPACE
+    {'type': 'error', 'id': 'r2', 'code': 'opening_too_low',
+     'message': 'the opening is worth 9 points; it needs at least 51 (R51-31)', 'rule': 'R51-31',
+     'points': 9, 'needed': 51, 'missing': 'points'}
     """
-    if isinstance(error, MalformedMessageError | IllegalMoveError | GameError):
-        frame: dict[str, Any] = {
-            "type": "error",
-            "id": request_id,
-            "code": error.code,
-            "message": str(error),
-        }
-        if isinstance(error, GameError):
-            frame.update(error.fields())
-        return frame
+    if isinstance(error, CodedError):
+        return {"type": "error", "id": request_id, **error.to_dict()}
     return {"type": "error", "id": request_id, "code": "server_error", "message": "server error; resync"}
 
 

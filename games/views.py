@@ -202,7 +202,7 @@ def _run(request: HttpRequest, service: Any, **kwargs: Any) -> Any:
 
 def _error_text(error: GameError) -> str:
     """An application error in the request's language, by its code (games/i18n_errors.py)."""
-    fields = {**error.fields(), "message": str(error)}
+    fields = error.to_dict()
     if error.code == "bad_options":
         fields["detail"] = str(error)
     return translated_message(error.code, fields, get_language())

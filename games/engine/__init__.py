@@ -14,7 +14,7 @@ True
 
 from .cards import Card, format_cards, parse_card, parse_cards
 from .deal import commitment, deal_seed
-from .errors import IllegalMoveError, InvalidMeldError, MalformedMoveError
+from .errors import CodedError, IllegalMoveError, InvalidMeldError, MalformedMoveError
 from .events import Event, events_for
 from .legal import legal_moves
 from .melds import Meld, MeldPolicy
@@ -40,6 +40,7 @@ from .turn import Transition, apply_move, choose_first, end_match, new_game, nex
 
 __all__ = [
     "Card",
+    "CodedError",
     "Discard",
     "DrawStock",
     "Event",

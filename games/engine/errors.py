@@ -1,8 +1,19 @@
 """Every error a player (or a caller) can cause, each with a stable ``code``.
 
 The engine raises; it never returns a sentinel. A raised error means the state the caller holds is
-unchanged (states are immutable). ``code`` values are part of the wire protocol: a test pins them.
-Messages are plain English for logs and name the rule (``rule`` holds its id when there is one).
+unchanged (states are immutable). ``code`` values are part of the wire protocol: a test pins them,
+and ``docs/protocol.md`` lists them. Messages are plain English for logs and name the rule
+(``rule`` holds its id when there is one).
+
+Every error leaves in one shape, :class:`CodedError`: the engine's ``IllegalMoveError`` family
+here, and the site's application errors (``games.errors``) and unreadable messages
+(``games.protocol``) built on it, so one ``to_dict()`` is what a socket frame or an HTTP answer
+carries, fields (the points of a refused opening, a card) included.
+
+>>> error = OpeningTooLowError("the opening is worth 29 points", rule="R51-31", points=29, needed=51)
+>>> error.to_dict()  # doctest: +NORMALIZE_WHITESPACE
+{'code': 'opening_too_low', 'message': 'the opening is worth 29 points (R51-31)', 'rule': 'R51-31',
+ 'points': 29, 'needed': 51}
 """
 
 from __future__ import annotations
@@ -10,10 +21,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 
-class IllegalMoveError(Exception):
-    """The rules (or the move's form) do not allow this move in the current state."""
+class CodedError(Exception):
+    """A refusal: a stable ``code``, a plain English ``message``, the ``rule`` id where a rule says
+    so, and structured ``fields`` (JSON values) for a client to build its own text from."""
 
-    code: ClassVar[str] = "illegal_move"
+    code: ClassVar[str] = "error"
 
     def __init__(self, message: str = "", *, rule: str | None = None, **fields: Any) -> None:
         text = message or (self.__doc__ or self.code).strip().splitlines()[0]
@@ -25,7 +37,7 @@ class IllegalMoveError(Exception):
         self.fields = fields
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form sent to the player who caused it."""
+        """The JSON form sent to whoever caused it: code, message, rule (if any) and fields."""
         data: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.rule:
             data["rule"] = self.rule
@@ -34,9 +46,15 @@ class IllegalMoveError(Exception):
 
 
 def _is_plain(value: Any) -> bool:
-    return isinstance(value, (str, int, bool, type(None))) or (
+    return isinstance(value, (str, int, float, bool, type(None))) or (
         isinstance(value, (list, tuple)) and all(isinstance(v, (str, int)) for v in value)
     )
+
+
+class IllegalMoveError(CodedError):
+    """The rules (or the move's form) do not allow this move in the current state."""
+
+    code: ClassVar[str] = "illegal_move"
 
 
 # --- malformed input -------------------------------------------------------------------------
@@ -226,3 +244,18 @@ class AtuError(IllegalMoveError):
     """The atu can be taken only into a new formation in the going-out turn."""
 
     code = "atu_not_allowed"
+
+
+# --- the knock family (gin, Oklahoma, Knock-108) -----------------------------------------------
+
+
+class KnockTooHighError(IllegalMoveError):
+    """Too many loose points to knock in this deal."""
+
+    code = "knock_too_high"
+
+
+class DiscardTakenCardError(IllegalMoveError):
+    """The card just taken from the face-up pile cannot be discarded in the same turn."""
+
+    code = "discard_taken_card"

@@ -87,6 +87,9 @@ from .scoring import RoundResult, ScoreLine
 from .state import GameState, TableMeld
 from .turn import Transition
 
+DiscardTakenCardError = errors.DiscardTakenCardError
+KnockTooHighError = errors.KnockTooHighError
+
 __all__ = [
     "DiscardTakenCardError",
     "GinFamily",
@@ -103,21 +106,6 @@ GAME_BONUS = 100  # GIN-24
 BOX_BONUS = 25  # GIN-24 with GIN-Q3
 #: A discard leaving this many cards in the stock without a knock voids the deal (GIN-22).
 VOID_AT = 2
-
-
-# --- errors of the gin family (codes pinned in tests/engine/test_gin_rules.py) ------------------
-
-
-class KnockTooHighError(errors.IllegalMoveError):
-    """Too many loose points to knock in this deal."""
-
-    code = "knock_too_high"
-
-
-class DiscardTakenCardError(errors.IllegalMoveError):
-    """The card just taken from the face-up pile cannot be discarded in the same turn."""
-
-    code = "discard_taken_card"
 
 
 # --- cards ---------------------------------------------------------------------------------------

@@ -54,8 +54,8 @@ from typing import TYPE_CHECKING, Any
 from . import errors
 from .cards import RANK_NUMBER, Card, parse_card, sort_key
 from .deal import deal_seed, shuffle
+from .errors import DiscardTakenCardError, KnockTooHighError
 from .events import Event, private, public
-from .gin import DiscardTakenCardError, KnockTooHighError
 from .melds import Meld, read_meld
 from .moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard
 from .scoring import RoundResult, ScoreLine

@@ -9,7 +9,7 @@ def _codes() -> dict[str, str]:
     return {
         name: cls.code
         for name, cls in inspect.getmembers(errors, inspect.isclass)
-        if issubclass(cls, errors.IllegalMoveError)
+        if issubclass(cls, errors.CodedError)
     }
 
 
@@ -21,6 +21,8 @@ def test_error_codes_are_pinned() -> None:
         "CannotLayOffError": "cannot_lay_off",
         "CannotTakeDiscardError": "cannot_take_discard",
         "CardNotInHandError": "card_not_in_hand",
+        "CodedError": "error",
+        "DiscardTakenCardError": "discard_taken_card",
         "ExchangedJokerNotMeldedError": "exchanged_joker_not_melded",
         "FirstTurnError": "first_turn",
         "GameOverError": "game_over",
@@ -29,6 +31,7 @@ def test_error_codes_are_pinned() -> None:
         "JokerDeclarationError": "joker_declaration",
         "JokerExchangeError": "bad_joker_exchange",
         "JokerUndeclaredError": "joker_must_be_declared",
+        "KnockTooHighError": "knock_too_high",
         "MalformedCardError": "malformed_card",
         "MalformedMoveError": "malformed_move",
         "MustKeepDiscardError": "must_keep_discard",

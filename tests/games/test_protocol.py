@@ -1,13 +1,27 @@
 import doctest
+import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import games.errors
 import games.protocol
-from games.engine import Discard, IllegalMoveError, parse_card
-from games.errors import NotSeatedError, StaleVersionError
+from games.engine import (
+    CodedError,
+    Discard,
+    IllegalMoveError,
+    Play,
+    apply_move,
+    parse_card,
+    parse_cards,
+    position,
+    variant,
+)
+from games.engine import errors as engine_errors
+from games.errors import GameError, NotSeatedError, StaleVersionError
 from games.protocol import (
     MAX_ID_LENGTH,
     MalformedMessageError,
@@ -81,6 +95,74 @@ def test_error_frames_carry_the_code_and_the_structured_fields() -> None:
     }
     assert error_frame(NotSeatedError())["code"] == "not_seated"
     assert error_frame(IllegalMoveError("no"))["code"] == IllegalMoveError.code
+
+
+def test_an_engine_error_and_an_application_error_leave_in_one_shape() -> None:
+    # R51-31: an opening of 9 points; the frame carries the rule and the numbers, as an HTTP
+    # answer built from the same to_dict() does (the Polish text is built from them).
+    state = position(variant("remik51"), hands=["2S 3S 4S 9H", "5C"], turn=0, phase="play")
+    with pytest.raises(IllegalMoveError) as refused:
+        apply_move(state, 0, Play(melds=(parse_cards("2S 3S 4S"),)))
+    frame = error_frame(refused.value, "c1")
+    assert frame == {"type": "error", "id": "c1", **refused.value.to_dict()}
+    assert (frame["code"], frame["rule"], frame["points"], frame["needed"]) == (
+        "opening_too_low",
+        "R51-31",
+        9,
+        51,
+    )
+    stale = StaleVersionError(current=5)
+    assert isinstance(stale, CodedError)
+    assert isinstance(refused.value, CodedError)
+    assert (stale.fields, stale.rule) == ({"current": 5}, None)
+    assert error_frame(stale, "a") == {"type": "error", "id": "a", **stale.to_dict()}
+
+
+def _codes(module: object, base: type) -> dict[str, str]:
+    return {
+        name: cls.code
+        for name, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, base) and cls.__module__ == getattr(module, "__name__", "")
+    }
+
+
+def test_application_error_codes_are_pinned() -> None:
+    from games.consumers import RateLimitedError
+
+    assert _codes(games.errors, GameError) == {
+        "AlreadySeatedError": "already_seated",
+        "BadOptionsError": "bad_options",
+        "GameError": "game_error",
+        "MatchNotFoundError": "match_not_found",
+        "MatchOverError": "match_over",
+        "NotBotTurnError": "not_bot_turn",
+        "NotOwnerError": "not_owner",
+        "NotSeatedError": "not_seated",
+        "RankedNoBotsError": "ranked_no_bots",
+        "RoomFullError": "room_full",
+        "RoomNotFoundError": "room_not_found",
+        "RoomNotOpenError": "room_not_open",
+        "RoomNotReadyError": "room_not_ready",
+        "RoundPauseError": "round_pause",
+        "SeatTakenError": "seat_taken",
+        "StaleVersionError": "stale_version",
+    }
+    assert (MalformedMessageError.code, RateLimitedError.code) == ("malformed_message", "rate_limited")
+
+
+def test_every_error_code_is_listed_in_docs_protocol_md() -> None:
+    from games.consumers import RateLimitedError
+
+    listed = set(re.findall(r"`([a-z_]+)`", (ROOT / "docs" / "protocol.md").read_text()))
+    codes = {
+        cls.code
+        for cls in vars(engine_errors).values()
+        if isinstance(cls, type) and issubclass(cls, CodedError)
+    }
+    codes |= set(_codes(games.errors, GameError).values())
+    codes |= {MalformedMessageError.code, RateLimitedError.code, "server_error"}
+    codes -= {CodedError.code, GameError.code}  # bases: never raised as such
+    assert sorted(codes - listed) == []
 
 
 def test_an_unexpected_exception_is_reported_without_details() -> None:

@@ -8,7 +8,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import services
+from games import engine, services
 from games.models import Match
 from tests.realtime.sockets import TIMEOUT, Player, joined, session_cookie
 
@@ -62,3 +62,52 @@ async def test_an_error_frame_reaches_a_polish_player_in_polish() -> None:
 
     assert (error["type"], error["code"]) == ("error", "not_your_turn")
     assert error["message"] == expected
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_polish_players_refused_opening_carries_its_numbers() -> None:
+    # R51-31 (docs/rules/remik51.md): an opening of 9 points is refused; the frame carries the rule
+    # and the numbers (one error shape, engine and site alike), so the Polish text names them.
+    def setup() -> tuple[int, Player]:
+        make = get_user_model().objects.create_user
+        ala = make(username="ala", password=None, language="pl")
+        bob = make(username="bob", password=None, language="pl")
+        room = services.room_create(
+            owner=ala, name="Stół", variant="remik51", options={}, seats=2, turn_seconds=60
+        )
+        services.seat_take(room=room, user=ala, index=0)
+        services.seat_take(room=room, user=bob, index=1)
+        match = Match.objects.get(pk=services.match_start(room=room).pk)
+        state = engine.position(
+            engine.variant("remik51"),
+            hands=["2S 3S 4S 9H 9D KC", "5C 6C 7C"],
+            turn=0,
+            phase="play",
+            names=["ala", "bob"],
+        )
+        match.set_game_state(state)
+        match.save(update_fields=["state"])
+        return match.pk, Player(user=ala, cookie=session_cookie(ala), seat=0, hand=())
+
+    match_id, player = await sync_to_async(setup)()
+    async with joined(match_id, player) as (socket, first):
+        await socket.send_json_to(
+            {
+                "type": "move",
+                "id": "c2",
+                "version": first["version"],
+                "move": {"kind": "play", "melds": [["2S", "3S", "4S"]]},
+            }
+        )
+        error = await socket.receive_json_from(timeout=TIMEOUT)
+
+    assert error == {
+        "type": "error",
+        "id": "c2",
+        "code": "opening_too_low",
+        "message": "Twoje wyłożenie jest warte 9 pkt; potrzeba co najmniej 51. (R51-31)",
+        "rule": "R51-31",
+        "points": 9,
+        "needed": 51,
+        "missing": "points",
+    }
