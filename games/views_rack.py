@@ -37,11 +37,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engine, selectors
-from games.engine.cards import Card, parse_card
-from games.engine.errors import IllegalMoveError, InvalidMeldError
-from games.engine.melds import read_meld
-from games.engine.moves import Play, TakeDiscard
-from games.engine.search import _order_for_meld  # plausible orders of a block (jokers declared)
+from games.engine import Card, IllegalMoveError, InvalidMeldError, Play, TakeDiscard, parse_card
 from games.errors import MatchNotFoundError
 from games.i18n_errors import translated_message
 
@@ -147,30 +143,18 @@ def _within(group: list[Card], allowed: Counter[str]) -> bool:
 
 def _read_block(rules: Any, group: list[Card]) -> tuple[dict[str, Any], Any]:
     """The engine's reading of a block: as it lies on the rack, else in an order that makes it a meld."""
-    candidates = [list(group)]
-    with contextlib.suppress(KeyError, IndexError, ValueError):
-        candidates += _order_for_meld(list(group))
-    first_error: InvalidMeldError | None = None
-    for cards in candidates:
-        try:
-            meld = read_meld(cards, rules.policy)
-        except InvalidMeldError as error:
-            first_error = first_error or error
-            continue
-        answer = {
-            "meld": True,
-            "kind": meld.kind,
-            "pure": meld.is_pure,
-            "points": rules.meld_value(meld),
-            "cards": [str(card) for card in meld.cards],
-        }
-        return answer, meld
-    error = first_error
-    return {
-        "meld": False,
-        "code": error.code if error else "not_a_meld",
-        "message": _said(error) if error else "",
-    }, None
+    try:
+        meld = rules.meld_reading(group)
+    except InvalidMeldError as error:
+        return {"meld": False, "code": error.code, "message": _said(error)}, None
+    answer = {
+        "meld": True,
+        "kind": meld.kind,
+        "pure": meld.is_pure,
+        "points": rules.meld_value(meld),
+        "cards": [str(card) for card in meld.cards],
+    }
+    return answer, meld
 
 
 def _said(error: IllegalMoveError) -> str:
