@@ -2,6 +2,7 @@
 
 Each seat has its own group and gets a frame built with ``engine.view_for(state, seat)``, so a
 seat's hand only ever travels to that seat's group; spectators get ``view_for(state, None)``.
+Every frame is built by ``games.framing.frame_for``, the function practice runs in the browser.
 Called from ``transaction.on_commit`` only, never inside a transaction. The send itself goes
 through ``remi_site.embedded.broadcast_many``, which also works from the Celery worker thread
 that runs inside the server in single-process mode.
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games import engine, protocol
+from games import engine, framing
 from remi_site import embedded
 
 #: The layer message type; consumers handle it in ``async def match_frame(self, message)``.
@@ -49,13 +50,7 @@ def frames(
     return [
         (
             group,
-            protocol.state_frame(
-                engine.view_for(state, seat),
-                version,
-                engine.events_for(events, seat),
-                clock=clock,
-                seats=seats,
-            ),
+            framing.frame_for(state, seat, version=version, events=events, clock=clock, seats=seats),
         )
         for group, seat in audiences
     ]
