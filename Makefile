@@ -62,11 +62,11 @@ fmt: venv ## Apply ruff fixes and formatting
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .
 
 bench: venv ## Benchmark the rules engine
-	$(BIN)/python -m games.engine.bench
+	$(BIN)/python -m games.engine.tools.bench
 
 .PHONY: bench-bots
 bench-bots: venv ## Bot level tournaments: win rates with 95% CIs, decision times (BENCH_BOTS_ARGS="--games 40 --variants gin")
-	$(BIN)/python -m games.engine.tournament $(BENCH_BOTS_ARGS)
+	$(BIN)/python -m games.engine.tools.tournament $(BENCH_BOTS_ARGS)
 
 soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 	SOAK=1 $(BIN)/pytest -m soak tests/engine

@@ -48,11 +48,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from games import engine
-from games.engine.cards import Card, parse_card
-from games.engine.errors import IllegalMoveError, InvalidMeldError
-from games.engine.melds import read_meld
-from games.engine.moves import Play, TakeDiscard
-from games.engine.search import _order_for_meld  # plausible orders of a block (jokers declared)
+from games.engine import Card, IllegalMoveError, InvalidMeldError, Play, TakeDiscard, parse_card
 
 MAX_GROUPS = 12
 MAX_CARDS = 40
@@ -172,30 +168,18 @@ def _read_block(
     rules: Any, group: list[Card], said: Callable[[IllegalMoveError], str]
 ) -> tuple[dict[str, Any], Any]:
     """The engine's reading of a block: as it lies on the rack, else in an order that makes it a meld."""
-    candidates = [list(group)]
-    with contextlib.suppress(KeyError, IndexError, ValueError):
-        candidates += _order_for_meld(list(group))
-    first_error: InvalidMeldError | None = None
-    for cards in candidates:
-        try:
-            meld = read_meld(cards, rules.policy)
-        except InvalidMeldError as error:
-            first_error = first_error or error
-            continue
-        answer = {
-            "meld": True,
-            "kind": meld.kind,
-            "pure": meld.is_pure,
-            "points": rules.meld_value(meld),
-            "cards": [str(card) for card in meld.cards],
-        }
-        return answer, meld
-    error = first_error
-    return {
-        "meld": False,
-        "code": error.code if error else "not_a_meld",
-        "message": said(error) if error else "",
-    }, None
+    try:
+        meld = rules.meld_reading(group)
+    except InvalidMeldError as error:
+        return {"meld": False, "code": error.code, "message": said(error)}, None
+    answer = {
+        "meld": True,
+        "kind": meld.kind,
+        "pure": meld.is_pure,
+        "points": rules.meld_value(meld),
+        "cards": [str(card) for card in meld.cards],
+    }
+    return answer, meld
 
 
 __all__ = ["MAX_CARDS", "MAX_GROUPS", "MalformedQueryError", "check"]

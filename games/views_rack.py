@@ -13,7 +13,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import rack, selectors
-from games.engine.errors import IllegalMoveError
+from games.engine import IllegalMoveError
 from games.errors import MatchNotFoundError
 from games.i18n_errors import translated_message
 

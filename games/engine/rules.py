@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .cards import Card, build_pack, parse_cards
-from .melds import Meld, MeldPolicy, value_reading
+from .melds import Meld, MeldPolicy, read_meld, value_reading
 
 if TYPE_CHECKING:
     from .scoring import RoundFacts, ScoreLine
@@ -292,6 +292,35 @@ class Rules:
         """What ``cards`` cost when left in hand at the end of a round (never negative)."""
         seq = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
         return sum(self.hand_value(card) for card in seq)
+
+    def meld_reading(self, cards: Iterable[Card] | str) -> Meld:
+        """The meld ``cards`` make as written, else in the first plausible order that makes them
+        one (a run's cards sorted, jokers declared to fill its gaps; a set's jokers given free
+        suits): how a group of cards put together on a rack reads.
+
+        Raises the :class:`~games.engine.errors.InvalidMeldError` of the cards as written.
+
+        >>> str(variant("remik51").meld_reading("JS 9S TS")), str(variant("remik51").meld_reading("7H JK 5H"))
+        ('9S TS JS', '5H JK(6H) 7H')
+        """
+        from .errors import InvalidMeldError
+        from .search import reading_orders
+
+        seq = list(parse_cards(cards) if isinstance(cards, str) else cards)
+        try:
+            return read_meld(seq, self.policy)
+        except InvalidMeldError as error:
+            first_error = error
+        try:
+            orders = reading_orders(seq)
+        except (KeyError, IndexError, ValueError):  # not a shape that can be ordered
+            orders = []
+        for order in orders:
+            try:
+                return read_meld(order, self.policy)
+            except InvalidMeldError:
+                continue
+        raise first_error
 
     def best_melds(self, cards: Iterable[Card] | str) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
         """An arrangement of ``cards`` into melds that maximises the points laid.

@@ -17,7 +17,7 @@ from games.engine.bots import choose_move
 from games.engine.bots.basic import BasicBot, read_view
 from games.engine.bots.hard_plus import SAFE_HAND, HardPlus
 from games.engine.moves import Discard, Play
-from games.engine.setup import position
+from games.engine.positions import position
 
 REMI = variant("remi")
 #: Cards of an opponent who has opened, far from going out and near it.

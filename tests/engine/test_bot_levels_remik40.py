@@ -17,8 +17,8 @@ from games.engine.bots.hard import HardBot
 from games.engine.bots.hard_remik40 import HardRemik40
 from games.engine.cards import Card
 from games.engine.moves import Discard, Play
+from games.engine.positions import position
 from games.engine.search import best_arrangement
-from games.engine.setup import position
 
 R40 = variant("remik40")
 

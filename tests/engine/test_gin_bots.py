@@ -31,8 +31,8 @@ from games.engine import (
 )
 from games.engine.bots import BasicBot
 from games.engine.bots.gin import candidates
-from games.engine.cli import main
-from games.engine.gin import gin_position
+from games.engine.positions import gin_position
+from games.engine.tools.cli import main
 
 SOAK = os.environ.get("SOAK") == "1"
 MATCHES = int(os.environ.get("GIN_SOAK_MATCHES", "200")) if SOAK else 6

@@ -31,7 +31,7 @@ from games.engine import (
     view_for,
 )
 from games.engine.bots import BasicBot, choose_move
-from games.engine.cli import main
+from games.engine.tools.cli import main
 
 SOAK = os.environ.get("SOAK") == "1"
 MATCHES = int(os.environ.get("BOT_SOAK_MATCHES", "300")) if SOAK else 20

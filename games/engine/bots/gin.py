@@ -15,7 +15,7 @@ Policy (``gin.md``; the same for Oklahoma, whose knock limit is in the view):
 The last candidates are always simple legal moves (a pass, a draw, every allowed discard).
 
 >>> from games.engine import variant, view_for
->>> from games.engine.gin import gin_position
+>>> from games.engine.positions import gin_position
 >>> state = gin_position(variant("gin"), hands=["AD 2D 3D 6C 7C 8C 9C KS KH KD 5H", "2S 3S"],
 ...                      discard="QH", stock="4H 5S 6S", turn=0, phase="play", rest="drop")
 >>> describe_move(next(iter(candidates(view_for(state, 0)))))

@@ -1,4 +1,4 @@
-"""Benchmarks of the rules engine: ``python -m games.engine.bench [--quick]``.
+"""Benchmarks of the rules engine: ``python -m games.engine.tools.bench [--quick]``.
 
 Prints figures only (no assertions):
 
@@ -32,14 +32,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from .bots.basic import BasicBot
-from .cards import Card
-from .legal import legal_moves
-from .moves import Move, Play, TakeDiscard
-from .perspective import view_for
-from .rules import Rules, variant
-from .state import GameState
-from .turn import apply_move, new_game
+from ..bots.basic import BasicBot
+from ..cards import Card
+from ..legal import legal_moves
+from ..moves import Move, Play, TakeDiscard
+from ..perspective import view_for
+from ..rules import Rules, variant
+from ..state import GameState
+from ..turn import apply_move, new_game
 
 TARGET_MS = 5.0
 #: Moves after which a round is abandoned (counted apart; random play rarely needs it).
@@ -332,7 +332,7 @@ def time_us(function: Callable[[object], object], inputs: Sequence[object], repe
 
 
 def run_gin(quick: bool, out: TextIO) -> None:
-    from .deadwood import deadwood, deadwood_after_discard, mask_of
+    from ..deadwood import deadwood, deadwood_after_discard, mask_of
 
     deals = 200 if quick else 3000
     hands_each = 1000 if quick else 10_000
@@ -412,7 +412,9 @@ def run_gin(quick: bool, out: TextIO) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.engine.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.tools.bench", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--quick", action="store_true", help="fewer rounds and hands: a few seconds")
     parser.add_argument("--gin", action="store_true", help="only the gin figures (deals/s, deadwood)")
     args = parser.parse_args(argv)
