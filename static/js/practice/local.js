@@ -1,6 +1,6 @@
 // The practice game's connection object: what the table (tableapp.js) talks to in place of the
 // match socket (connection.js), with the same methods, so the table cannot tell a local game
-// from a live one except by this object (docs/practice.md, docs/table.md "The connection").
+// from a live one except by this object (docs/practice.md).
 //
 // Commands go to the engine in the worker (games/practice.py) and come back as the frames the
 // site would send. Between the player's turns the bots move one at a time, `delay` ms apart,
