@@ -57,6 +57,7 @@ function saveRecord(record) {
 }
 
 function forgetRecord() {
+  if (state.connection) state.connection.stop();
   state.record = null;
   try {
     localStorage.removeItem(GAME_KEY);
