@@ -135,21 +135,24 @@ def engine_archive(root: Path = ROOT, build_dir: Path = BUILD_DIR) -> Archive:
         return archive
 
 
-def pyodide_version(directory: Path = PYODIDE_DIR) -> str | None:
+def pyodide_version(directory: Path | None = None) -> str | None:
     """The installed Pyodide's version (``node_modules/pyodide/package.json``), or None."""
+    directory = directory or PYODIDE_DIR
     try:
         return str(json.loads((directory / "package.json").read_text())["version"])
     except (OSError, ValueError, KeyError):
         return None
 
 
-def pyodide_missing(directory: Path = PYODIDE_DIR) -> list[str]:
+def pyodide_missing(directory: Path | None = None) -> list[str]:
     """The Pyodide files that are not installed (all of them when npm never ran)."""
+    directory = directory or PYODIDE_DIR
     return [name for name in PYODIDE_FILES if not (directory / name).is_file()]
 
 
-def pyodide_sizes(directory: Path = PYODIDE_DIR) -> dict[str, int]:
+def pyodide_sizes(directory: Path | None = None) -> dict[str, int]:
     """Bytes of each file of :data:`PYODIDE_FILES` that is installed."""
+    directory = directory or PYODIDE_DIR
     return {name: (directory / name).stat().st_size for name in PYODIDE_FILES if (directory / name).is_file()}
 
 
