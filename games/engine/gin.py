@@ -209,6 +209,7 @@ class GinFamily(Rules):
         rule_joker="GIN-2",
     )
     lower_wins = False
+    family = "gin"
     #: Three parallel score columns (Oklahoma, OKL-5..9).
     hollywood: ClassVar[bool] = False
 

@@ -16,7 +16,7 @@ ValueError: remik51: option jokers_per_deck must be one of 2, 3 (got 4)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -128,6 +128,9 @@ class Rules:
     stock_out: ClassVar[Literal["reshuffle", "end"]] = "reshuffle"
     #: A turn cycle of the variant's own (``games.engine.flow.Flow``); None: the shared cycle.
     flow: ClassVar[Any] = None
+    #: The family whose turn cycle the variant plays: "rummy" (draw, meld, lay off, discard),
+    #: "gin" (gin and Oklahoma: knock, the defender's reply) or "knock108". Bots are chosen by it.
+    family: ClassVar[str] = "rummy"
     #: False: there is no opening; every seat may lay off and take deep from the start (R500-19).
     opening_required: ClassVar[bool] = True
     #: The first player is dealt no extra card and starts by drawing (R500-6, R40-Q13).
@@ -333,7 +336,7 @@ class Rules:
         return best_arrangement(self, seq)
 
 
-_REGISTRY: dict[str, Callable[..., Rules]] = {}
+_REGISTRY: dict[str, type[Rules]] = {}
 
 
 def register(cls: type[Rules]) -> type[Rules]:
@@ -360,6 +363,21 @@ def variant_names() -> list[str]:
     from . import variants  # noqa: F401
 
     return sorted(_REGISTRY)
+
+
+def family_of(name: str) -> str:
+    """The family of variant ``name`` (see ``Rules.family``), without building its rules.
+
+    >>> family_of("oklahoma"), family_of("remik40")
+    ('gin', 'rummy')
+    """
+    from . import variants  # noqa: F401
+
+    try:
+        return _REGISTRY[name].family
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"unknown variant {name!r} (known: {known})") from None
 
 
 def rules_from_json(data: Mapping[str, Any]) -> Rules:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import errors
-from ..bots.basic import BasicBot
+from ..bots.normal import NormalBot
 from ..cards import Card, parse_card, parse_cards, sort_key
 from ..deal import deal_seed
 from ..events import Event
@@ -437,7 +437,7 @@ def render_final(state: GameState) -> list[str]:
 # --- driving bots (the bot itself only ever sees a view) ---------------------------------------
 
 
-def bot_turn_move(bot: BasicBot, state: GameState, seat: int) -> tuple[Move, Transition]:
+def bot_turn_move(bot: NormalBot, state: GameState, seat: int) -> tuple[Move, Transition]:
     """The bot's move for ``seat`` and its transition; falls back down the bot's candidates.
 
     The bot checks its moves itself, so a refusal here would be an engine inconsistency; it is
@@ -464,7 +464,7 @@ class TerminalGame:
     echo: bool = False
     max_rounds: int | None = None
     quiet_bots: bool = False
-    bot: BasicBot = field(default_factory=BasicBot)
+    bot: NormalBot = field(default_factory=NormalBot)
     moves: list[tuple[int, Move]] = field(default_factory=list)
     _shown: tuple[int, int, int] | None = None
 
@@ -695,7 +695,7 @@ def cmd_record_demo(args: argparse.Namespace, out: TextIO) -> int:
     max_rounds = args.max_rounds
     if max_rounds is None and _endless(rules):
         max_rounds = 3
-    bot = BasicBot()
+    bot = NormalBot()
     moves: list[tuple[int, Move]] = []
     while state.phase != "over" and len(moves) < args.max_moves:
         if max_rounds is not None and len(state.results) >= max_rounds:
