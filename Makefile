@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run worker test test-engine lint typecheck fmt bench soak check clean
+.PHONY: help venv npm run worker test test-engine lint typecheck fmt bench soak check clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -20,7 +20,17 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 
 venv: $(VENV)/.installed ## Create .venv and install requirements-dev.txt (again when they change)
 
-run: venv ## Serve on HOST:PORT with daphne (SQLite by default; a celery worker too if REDIS_URL is set)
+# Practice's browser packages (package.json, pinned by package-lock.json: Pyodide) come from npm.
+# Without npm the site runs all the same and /practice/ says what is missing (docs/practice.md).
+NPM ?= $(shell command -v npm 2>/dev/null)
+
+node_modules/.installed: package.json package-lock.json
+	@if [ -n "$(NPM)" ]; then $(NPM) ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the site runs, but without practice offline (/practice/ says what is missing)."; fi
+
+npm: node_modules/.installed ## Install the browser packages (Pyodide, for /practice/) with npm ci, if npm is there
+
+run: venv npm ## Serve on HOST:PORT with daphne (SQLite by default; a celery worker too if REDIS_URL is set)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py collectstatic --noinput -v0
@@ -35,7 +45,7 @@ worker: venv ## Run a celery worker (needs REDIS_URL: the default memory:// brok
 	  exit 2; fi
 	$(BIN)/celery -A remi_site worker -l info
 
-test: venv ## Run every test (site, engine, doctests); PYTEST_ARGS adds pytest options
+test: venv npm ## Run every test (site, engine, doctests); PYTEST_ARGS adds pytest options
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	$(BIN)/pytest $(PYTEST_ARGS)
 
@@ -52,11 +62,11 @@ fmt: venv ## Apply ruff fixes and formatting
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .
 
 bench: venv ## Benchmark the rules engine
-	$(BIN)/python -m games.engine.bench
+	$(BIN)/python -m games.engine.tools.bench
 
 .PHONY: bench-bots
 bench-bots: venv ## Bot level tournaments: win rates with 95% CIs, decision times (BENCH_BOTS_ARGS="--games 40 --variants gin")
-	$(BIN)/python -m games.engine.tournament $(BENCH_BOTS_ARGS)
+	$(BIN)/python -m games.engine.tools.tournament $(BENCH_BOTS_ARGS)
 
 soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 	SOAK=1 $(BIN)/pytest -m soak tests/engine
@@ -76,6 +86,6 @@ loadtest: venv ## Play 200 tables x 4 seats over WebSockets against the server a
 
 check: lint typecheck test ## Lint, type check and test
 
-clean: ## Remove .venv, caches, collected static files and test databases (keeps db.sqlite3)
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .import_linter_cache .hypothesis test_db.sqlite3*
+clean: ## Remove .venv, node_modules, the practice build, caches, collected static files and test databases (keeps db.sqlite3)
+	rm -rf $(VENV) node_modules build staticfiles .pytest_cache .mypy_cache .ruff_cache .import_linter_cache .hypothesis test_db.sqlite3*
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -2,6 +2,7 @@
 
 Each seat has its own group and gets a frame built with ``engine.view_for(state, seat)``, so a
 seat's hand only ever travels to that seat's group; spectators get ``view_for(state, None)``.
+Every frame is built by ``games.framing.frame_for``, the function practice runs in the browser.
 Called from ``transaction.on_commit`` only, never inside a transaction.
 
 ``send_many`` is the one way game code pushes to sockets, from any thread. In the server process
@@ -28,7 +29,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import engine, protocol, servers
+from games import engine, framing, servers
 
 logger = logging.getLogger(__name__)
 
@@ -66,13 +67,7 @@ def frames(
     return [
         (
             group,
-            protocol.state_frame(
-                engine.view_for(state, seat),
-                version,
-                engine.events_for(events, seat),
-                clock=clock,
-                seats=seats,
-            ),
+            framing.frame_for(state, seat, version=version, events=events, clock=clock, seats=seats),
         )
         for group, seat in audiences
     ]

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
-from games import engine, protocol
+from games import engine, framing, protocol
 from games.errors import MatchNotFoundError, RoomNotFoundError
 from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
 
@@ -116,12 +116,8 @@ def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | N
     rows = seat_rows(room_id=match.room_id)
     user_id = user.pk if user is not None and user.is_authenticated else None
     seat = next((row.index for row in rows if user_id is not None and row.user_id == user_id), None)
-    return protocol.state_frame(
-        engine.view_for(match.game_state(), seat),
-        match.version,
-        [],
-        clock=match_clock(match),
-        seats=seats_field(rows),
+    return framing.frame_for(
+        match.game_state(), seat, version=match.version, clock=match_clock(match), seats=seats_field(rows)
     )
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views, views_history, views_rack, views_ranked
+from games import views, views_history, views_practice, views_rack, views_ranked
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,4 +27,9 @@ urlpatterns = [
     path("leaderboard/", views_ranked.leaderboard, name="leaderboard"),
     path("healthz/", views.healthz, name="healthz"),
     path("protocol.schema.json", views.protocol_schema, name="protocol_schema"),
+    # Practice offline (docs/practice.md): the page, and the scripts that must sit in its scope.
+    path("practice/", views_practice.practice, name="practice"),
+    path("practice/worker.js", views_practice.practice_worker, name="practice_worker"),
+    path("practice/sw.js", views_practice.practice_sw, name="practice_sw"),
+    path("practice/manifest.webmanifest", views_practice.practice_manifest, name="practice_manifest"),
 ]

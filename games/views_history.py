@@ -23,12 +23,16 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine, protocol, ratings, selectors
-from games.engine.cli import move_text
-from games.engine.deal import seed_book
-from games.engine.moves import Discard, Knock
-from games.engine.record_check import round_steps, verify_record
-from games.engine.records import FORMAT as RECORD_FORMAT
-from games.engine.turn import choose_first
+from games.engine import (
+    RECORD_FORMAT,
+    Discard,
+    Knock,
+    choose_first,
+    move_text,
+    round_steps,
+    seed_book,
+    verify_record,
+)
 from games.models import Match, MoveRecord, RatingChange, RatingStatus, Round, ScoreLine, Seat
 
 PAGE_SIZE = 20
@@ -192,7 +196,7 @@ def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:
 
     ``with_secret``: the match secret and every move (the server's own replays, and a match
     that is over). Without it: the finished rounds only, their revealed seeds as a seed book in
-    place of the secret (``engine.deal.seed_book``), so nothing is in it that the table has not
+    place of the secret (``engine.seed_book``), so nothing is in it that the table has not
     shown everyone.
     """
     rules = match.room.rules()

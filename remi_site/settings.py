@@ -342,6 +342,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # Practice: the engine archive built from the source tree and the Pyodide files npm
+    # installed (games/finders.py, docs/practice.md); nothing of it is committed in static/.
+    "games.finders.PracticeFinder",
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed files served by WhiteNoise (JS module imports point at the hashed

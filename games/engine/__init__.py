@@ -13,11 +13,11 @@ True
 """
 
 from .cards import Card, format_cards, parse_card, parse_cards
-from .deal import commitment, deal_seed
+from .deal import commitment, deal_seed, seed_book
 from .errors import CodedError, IllegalMoveError, InvalidMeldError, MalformedMoveError
 from .events import Event, events_for
 from .legal import legal_moves
-from .melds import Meld, MeldPolicy
+from .melds import Meld, MeldPolicy, read_meld
 from .moves import (
     Discard,
     DrawStock,
@@ -28,17 +28,22 @@ from .moves import (
     Pass,
     Play,
     TakeDiscard,
+    card_text,
     move_from_json,
+    move_text,
     move_to_json,
 )
 from .perspective import view_for
+from .positions import gin_position, position
+from .record_check import round_steps, verify_record
+from .records import FORMAT as RECORD_FORMAT
 from .records import record_from_json, record_to_json, replay, verify_deal
 from .rules import Rules, variant, variant_names
-from .setup import position
 from .state import GameState, TableMeld, state_from_json, state_to_json
 from .turn import Transition, apply_move, choose_first, end_match, new_game, next_match_first
 
 __all__ = [
+    "RECORD_FORMAT",
     "Card",
     "CodedError",
     "Discard",
@@ -61,27 +66,34 @@ __all__ = [
     "TakeDiscard",
     "Transition",
     "apply_move",
+    "card_text",
     "choose_first",
     "commitment",
     "deal_seed",
     "end_match",
     "events_for",
     "format_cards",
+    "gin_position",
     "legal_moves",
     "move_from_json",
+    "move_text",
     "move_to_json",
     "new_game",
     "next_match_first",
     "parse_card",
     "parse_cards",
     "position",
+    "read_meld",
     "record_from_json",
     "record_to_json",
     "replay",
+    "round_steps",
+    "seed_book",
     "state_from_json",
     "state_to_json",
     "variant",
     "variant_names",
     "verify_deal",
+    "verify_record",
     "view_for",
 ]

@@ -1,5 +1,5 @@
 """``python -m games.engine``: play in a terminal, replay records, check deals (see :mod:`.cli`)."""
 
-from .cli import main
+from .tools.cli import main
 
 raise SystemExit(main())

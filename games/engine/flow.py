@@ -51,4 +51,4 @@ class Flow(Protocol):
         """What the flow adds to ``view_for`` for this audience: never another hand or the stock."""
         ...
 
-    # Optional: ``table_lines(view) -> list[str]``, extra lines for the terminal's table (cli.py).
+    # Optional: ``table_lines(view) -> list[str]``, extra lines for the terminal's table (tools/cli.py).

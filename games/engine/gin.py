@@ -69,7 +69,7 @@ from dataclasses import fields, replace
 from typing import Any, ClassVar
 
 from . import errors
-from .cards import Card, build_pack, parse_card, parse_cards
+from .cards import Card, build_pack, parse_cards
 from .deadwood import (
     VALUES,
     arrangement,
@@ -96,7 +96,6 @@ __all__ = [
     "GinFlow",
     "KnockTooHighError",
     "column_result",
-    "gin_position",
     "settle",
 ]
 
@@ -210,6 +209,7 @@ class GinFamily(Rules):
         rule_joker="GIN-2",
     )
     lower_wins = False
+    family = "gin"
     #: Three parallel score columns (Oklahoma, OKL-5..9).
     hollywood: ClassVar[bool] = False
 
@@ -1244,101 +1244,6 @@ def settle(
     winners = [0] if net0 > 0 else [1] if net0 < 0 else [0, 1]
     notes.append(f"net over the three columns: {names[0]} {net0:+d}, {names[1]} {-net0:+d} (OKL-9)")
     return {"winners": winners, "net": [net0, -net0], "points": abs(net0), "columns": columns, "notes": notes}
-
-
-# --- positions for tests and puzzles -------------------------------------------------------------
-
-
-def gin_position(
-    rules: Rules,
-    *,
-    hands: Sequence[str | Sequence[Card | str]],
-    discard: str | Sequence[Card | str] = "",
-    stock: str | Sequence[Card | str] = "",
-    dealer: int = 0,
-    turn: int | None = None,
-    step: str = "turn",
-    phase: Any = "draw",
-    upcard: str | None = None,
-    taken: str | None = None,
-    seed: int | str | bytes = 0,
-    names: Sequence[str] | None = None,
-    totals: Sequence[int] | None = None,
-    won: Sequence[int] | None = None,
-    base: GameState | None = None,
-    rest: Any = "stock",
-) -> GameState:
-    """A gin-family position for tests and puzzles: these hands, face-up pile and stock.
-
-    ``dealer`` deals (the other seat is ``first``); ``turn`` defaults to the non-dealer. ``upcard``
-    (default: the bottom card of ``discard``) sets the deal's knock limit and factor. Cards not
-    named go to the bottom of the stock in pack order (``rest="drop"``: nowhere). With ``base`` (a
-    match state) the position replaces the deal being played in that match: its round, dealer,
-    totals, results, deals won and columns are kept.
-
-    >>> from games.engine import variant, view_for
-    >>> state = gin_position(variant("gin"), hands=["AD 2D 3D 6C 7C 8C 9C KS KH KD 5H", "2S 3S"],
-    ...                      discard="QH", turn=0, phase="play")
-    >>> you = view_for(state, 0)["you"]
-    >>> you["deadwood"], "5H#1" in you["knock_discards"]   # discarding 5H is gin
-    (0, True)
-    """
-    family = _family(rules)
-    free = list(_PACK)
-
-    def claim(cards: str | Sequence[Card | str]) -> tuple[Card, ...]:
-        out = []
-        for item in parse_cards(cards) if isinstance(cards, str) else cards:
-            card = parse_card(item) if isinstance(item, str) else item
-            physical = next((c for c in free if c.same_face(card)), None)
-            if physical is None:
-                raise ValueError(f"{card} is named twice")
-            free.remove(physical)
-            out.append(physical)
-        return tuple(out)
-
-    dealt = tuple(claim(hand) for hand in hands)
-    pile = claim(discard)
-    stock_cards = claim(stock) + (tuple(free) if rest == "stock" else ())
-    if base is None:
-        from .turn import new_game
-
-        base = new_game(rules, list(names) if names else len(dealt), seed, first=(dealer + 1) % 2)
-    else:
-        dealer = (base.first + 1) % 2
-    first_turn = turn if turn is not None else base.first
-    up = parse_cards(upcard)[0] if upcard else (pile[0] if pile else _PACK[0])
-    physical_up = next((c for c in _PACK if c.same_face(up)), up)
-    extra: dict[str, Any] = {
-        **base.extra,
-        "step": step,
-        "upcard": str(physical_up),
-        "limit": family.knock_limit(physical_up),
-        "factor": family.deal_factor(physical_up),
-        "passed": [],
-        "stock_only": False,
-        "taken": None,
-        "knock": None,
-    }
-    if won is not None:
-        extra["won"] = list(won)
-    if taken is not None:
-        wanted = parse_cards(taken)[0]
-        extra["taken"] = str(next(c for c in dealt[first_turn] if c.same_face(wanted)))
-    return replace(
-        base,
-        hands=dealt,
-        stock=stock_cards,
-        discard=pile,
-        melds=(),
-        opened=(False, False),
-        turn=first_turn,
-        phase=phase,
-        turns_started=(1, 1),
-        next_meld_id=1,
-        totals=tuple(totals) if totals is not None else base.totals,
-        extra=extra,
-    )
 
 
 GinFamily.flow = GinFlow()

@@ -260,3 +260,49 @@ def describe_move(move: Move) -> str:
             text = "knock" + (f", discarding {show([card])}" if card is not None else "")
             return text + "".join(f", meld [{show(m)}]" for m in melds)
     return repr(move)
+
+
+def card_text(card: Card | str) -> str:
+    """A card as a player reads it: ``7H``, ``JK(8H)`` (no copy ids)."""
+    if isinstance(card, str):
+        card = parse_card(card)
+    if card.is_joker and card.stands_for is not None:
+        return f"JK({card.stands_for.face})"
+    return card.face
+
+
+def cards_text(cards: Sequence[Card | str]) -> str:
+    return " ".join(card_text(card) for card in cards)
+
+
+def move_text(move: Move) -> str:
+    """A move in words, for the game log (card faces without copy ids).
+
+    >>> move_text(move_from_json({"kind": "take", "card": "3H#2", "melds": [["3H#2", "4H", "JK#1(5H)"]]}))
+    'takes 3H and melds [3H 4H JK(5H)]'
+    """
+    match move:
+        case DrawStock():
+            return "draws from the stock"
+        case Discard(card=card):
+            return f"discards {card_text(card)}"
+        case TakeDiscard(card=card, play=play):
+            taken = card_text(card) if card is not None else "the top discard"
+            if play.is_empty:  # gin and its cousins take a card into the hand
+                return f"takes {taken}"
+            return f"takes {taken} and {_play_words(play)}"
+        case Play():
+            return _play_words(move)
+        case Pass():
+            return "passes"
+        case Knock(card=card, melds=melds):
+            text = "knocks" + (f", discarding {card_text(card)}" if card is not None else "")
+            return text + "".join(f", melds [{cards_text(meld)}]" for meld in melds)
+    return repr(move)
+
+
+def _play_words(play: Play) -> str:
+    parts = [f"swaps {card_text(ex.card)} for the joker in meld {ex.meld}" for ex in play.exchanges]
+    parts += [f"melds [{cards_text(meld)}]" for meld in play.melds]
+    parts += [f"adds {cards_text(lo.cards)} to meld {lo.meld}" for lo in play.layoffs]
+    return ", ".join(parts) or "does nothing"

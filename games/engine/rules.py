@@ -16,12 +16,12 @@ ValueError: remik51: option jokers_per_deck must be one of 2, 3 (got 4)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .cards import Card, build_pack, parse_cards
-from .melds import Meld, MeldPolicy, value_reading
+from .melds import Meld, MeldPolicy, read_meld, value_reading
 
 if TYPE_CHECKING:
     from .scoring import RoundFacts, ScoreLine
@@ -128,6 +128,9 @@ class Rules:
     stock_out: ClassVar[Literal["reshuffle", "end"]] = "reshuffle"
     #: A turn cycle of the variant's own (``games.engine.flow.Flow``); None: the shared cycle.
     flow: ClassVar[Any] = None
+    #: The family whose turn cycle the variant plays: "rummy" (draw, meld, lay off, discard),
+    #: "gin" (gin and Oklahoma: knock, the defender's reply) or "knock108". Bots are chosen by it.
+    family: ClassVar[str] = "rummy"
     #: False: there is no opening; every seat may lay off and take deep from the start (R500-19).
     opening_required: ClassVar[bool] = True
     #: The first player is dealt no extra card and starts by drawing (R500-6, R40-Q13).
@@ -293,6 +296,35 @@ class Rules:
         seq = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
         return sum(self.hand_value(card) for card in seq)
 
+    def meld_reading(self, cards: Iterable[Card] | str) -> Meld:
+        """The meld ``cards`` make as written, else in the first plausible order that makes them
+        one (a run's cards sorted, jokers declared to fill its gaps; a set's jokers given free
+        suits): how a group of cards put together on a rack reads.
+
+        Raises the :class:`~games.engine.errors.InvalidMeldError` of the cards as written.
+
+        >>> str(variant("remik51").meld_reading("JS 9S TS")), str(variant("remik51").meld_reading("7H JK 5H"))
+        ('9S TS JS', '5H JK(6H) 7H')
+        """
+        from .errors import InvalidMeldError
+        from .search import reading_orders
+
+        seq = list(parse_cards(cards) if isinstance(cards, str) else cards)
+        try:
+            return read_meld(seq, self.policy)
+        except InvalidMeldError as error:
+            first_error = error
+        try:
+            orders = reading_orders(seq)
+        except (KeyError, IndexError, ValueError):  # not a shape that can be ordered
+            orders = []
+        for order in orders:
+            try:
+                return read_meld(order, self.policy)
+            except InvalidMeldError:
+                continue
+        raise first_error
+
     def best_melds(self, cards: Iterable[Card] | str) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
         """An arrangement of ``cards`` into melds that maximises the points laid.
 
@@ -304,7 +336,7 @@ class Rules:
         return best_arrangement(self, seq)
 
 
-_REGISTRY: dict[str, Callable[..., Rules]] = {}
+_REGISTRY: dict[str, type[Rules]] = {}
 
 
 def register(cls: type[Rules]) -> type[Rules]:
@@ -331,6 +363,21 @@ def variant_names() -> list[str]:
     from . import variants  # noqa: F401
 
     return sorted(_REGISTRY)
+
+
+def family_of(name: str) -> str:
+    """The family of variant ``name`` (see ``Rules.family``), without building its rules.
+
+    >>> family_of("oklahoma"), family_of("remik40")
+    ('gin', 'rummy')
+    """
+    from . import variants  # noqa: F401
+
+    try:
+        return _REGISTRY[name].family
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"unknown variant {name!r} (known: {known})") from None
 
 
 def rules_from_json(data: Mapping[str, Any]) -> Rules:

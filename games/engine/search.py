@@ -553,7 +553,7 @@ def _small_melds_with(rules: Rules, cards: Sequence[Card], card: Card) -> list[M
     seen: set[tuple[str, ...]] = set()
     for combo in combos:
         group = [card, *combo]
-        ordered = _order_for_meld(group)
+        ordered = reading_orders(group)
         for attempt in ordered:
             key = tuple(sorted(str(c) for c in attempt))
             if key in seen:
@@ -579,8 +579,13 @@ def _close(a: Card, b: Card) -> bool:
     return bool(gaps & {1, 2})
 
 
-def _order_for_meld(group: list[Card]) -> list[list[Card]]:
-    """Plausible orders of a small group as a set or a run (jokers declared to fill gaps)."""
+def reading_orders(group: list[Card]) -> list[list[Card]]:
+    """Plausible orders of a small group as a set or a run (jokers declared to fill gaps).
+
+    >>> from games.engine import parse_cards
+    >>> " ".join(map(str, reading_orders(list(parse_cards("7H JK 5H")))[0]))
+    '5H JK(6H) 7H'
+    """
     from .cards import RANK_NUMBER
 
     naturals = [c for c in group if not c.is_joker]

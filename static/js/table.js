@@ -25,9 +25,15 @@ import {
   timerText,
 } from "./render.js";
 
+// A page may run the table on another connection than the match socket: it sets
+// `window.remiTableHost = {frame, key, connection}` before importing this module (practice plays
+// in the browser: docs/practice.md). `connection` has the socket's methods (connection.js) plus
+// attach(handlers) and checkRack(query); `frame` is the first frame; `key` names what the page
+// keeps (the rack's order).
+const host = window.remiTableHost || null;
 const root = document.getElementById("table-app");
-const initial = JSON.parse(document.getElementById("initial-frame").textContent);
-const matchId = document.getElementById("match")?.dataset.matchId || "0";
+const initial = host ? host.frame : JSON.parse(document.getElementById("initial-frame").textContent);
+const matchId = host ? host.key : document.getElementById("match")?.dataset.matchId || "0";
 const seatNo = initial.view.seat;
 const rackKey = Rack.storageKey(matchId, seatNo === null || seatNo === undefined ? "watch" : seatNo);
 const awayKey = `remi.away.${matchId}`;
@@ -65,7 +71,7 @@ function savePref(name, on) {
 
 const model = {
   frame: initial,
-  status: root.dataset.authenticated === "true" ? "connecting" : "anonymous",
+  status: host || root.dataset.authenticated === "true" ? "connecting" : "anonymous",
   statusDetail: "",
   loginUrl: root.dataset.loginUrl || "",
   selected: [], // keys of selected cards, in the order they were picked
@@ -247,11 +253,13 @@ function scheduleRackCheck(f) {
   clearTimeout(checkTimer);
   checkTimer = setTimeout(() => {
     asked = sig;
-    fetch(`/matches/${matchId}/rack/?q=${encodeURIComponent(JSON.stringify(query))}`, {
-      credentials: "same-origin",
-      headers: { Accept: "application/json" },
-    })
-      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(String(response.status)))))
+    const answer = host
+      ? host.connection.checkRack(query)
+      : fetch(`/matches/${matchId}/rack/?q=${encodeURIComponent(JSON.stringify(query))}`, {
+          credentials: "same-origin",
+          headers: { Accept: "application/json" },
+        }).then((response) => (response.ok ? response.json() : Promise.reject(new Error(String(response.status)))));
+    answer
       .then((data) => {
         model.rackCheckError = false;
         model.rackCheck = { sig, data };
@@ -535,7 +543,10 @@ root.addEventListener("keydown", (event) => {
 // --- start ------------------------------------------------------------------------------------------
 
 let connection = null;
-if (model.status !== "anonymous") {
+if (host) {
+  connection = host.connection;
+  connection.attach({ onFrame, onStatus, onOpen: () => comeBackOnOpen() });
+} else if (model.status !== "anonymous") {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   connection = new MatchConnection(`${scheme}://${location.host}${root.dataset.wsPath}`, {
     onFrame,

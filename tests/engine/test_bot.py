@@ -21,16 +21,16 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.bots import BasicBot, candidate_moves, choose_move
+from games.engine.bots import NormalBot, candidate_moves, choose_move
 from games.engine.cards import Card, parse_cards
 
 #: A bound on the moves of one match (the longest bounded match below needs well under half).
 MAX_MOVES = 6000
 
 
-def play_match(rules: Any, players: int, seed: int) -> tuple[GameState, int, BasicBot]:
+def play_match(rules: Any, players: int, seed: int) -> tuple[GameState, int, NormalBot]:
     """Bots in every seat; every move the bot returns must be accepted by the engine."""
-    bot = BasicBot()
+    bot = NormalBot()
     state = new_game(rules, players, seed=seed)
     moves = 0
     while state.phase != "over":
@@ -112,7 +112,7 @@ def _hidden_changed(state: GameState, seat: int) -> GameState:
     [("remik51", {"penalty_limit": 100}, 3), ("remi", {"rounds": 1}, 3), ("remi", {"rounds": 1}, 4)],
 )
 def test_the_bot_decides_from_the_view_alone(name: str, options: dict[str, Any], players: int) -> None:
-    bot = BasicBot()
+    bot = NormalBot()
     state = new_game(variant(name, **options), players, seed=42)
     checked = 0
     for step in range(300):
@@ -126,7 +126,7 @@ def test_the_bot_decides_from_the_view_alone(name: str, options: dict[str, Any],
             assert twin != state
             twin_view = view_for(twin, seat)
             assert twin_view == view
-            assert BasicBot().choose_move(twin_view) == move
+            assert NormalBot().choose_move(twin_view) == move
             checked += 1
         state = apply_move(state, seat, move).state
     assert checked >= 15
@@ -146,7 +146,7 @@ def test_the_bot_is_deterministic() -> None:
     state = new_game(variant("remik51"), 4, seed=9)
     for _ in range(80):
         view = view_for(state, state.turn)
-        moves = {repr(BasicBot().choose_move(view)) for _ in range(3)}
+        moves = {repr(NormalBot().choose_move(view)) for _ in range(3)}
         assert len(moves) == 1
         state = apply_move(state, state.turn, choose_move(view)).state
 
@@ -173,7 +173,7 @@ def test_the_bot_refuses_another_seats_view_or_a_spectators() -> None:
     with pytest.raises(ValueError, match="not this seat's turn"):
         choose_move(view_for(state, other))
     with pytest.raises(ValueError, match="spectator"):
-        BasicBot().choose_move({**view_for(state, None), "you": {"my_turn": True}, "phase": "play"})
+        NormalBot().choose_move({**view_for(state, None), "you": {"my_turn": True}, "phase": "play"})
 
 
 # --- what the bot does in given positions ---------------------------------------------------------

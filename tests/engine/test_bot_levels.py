@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from games.engine import GameState, apply_move, new_game, variant, view_for
-from games.engine.bots import LEVELS, basic, candidate_moves, choose_move
+from games.engine.bots import LEVELS, candidate_moves, choose_move, normal
 from games.engine.bots.levels import view_rng
 from games.engine.rules import variant_names
 
@@ -100,7 +100,7 @@ def positions(name: str, seed: int, count: int) -> list[GameState]:
         if pace.random() < 0.2:
             found.append(state)
         seat = state.turn
-        state = apply_move(state, seat, basic.choose_move(view_for(state, seat))).state
+        state = apply_move(state, seat, normal.choose_move(view_for(state, seat))).state
         step += 1
     return found
 
@@ -150,8 +150,8 @@ def test_normal_is_the_default_level() -> None:
     for name in VARIANTS:
         for state in positions(name, seed=2, count=2):
             view = view_for(state, state.turn)
-            assert choose_move(view) == choose_move(view, level="normal") == basic.choose_move(view)
-            assert candidate_moves(view) == basic.candidate_moves(view)
+            assert choose_move(view) == choose_move(view, level="normal") == normal.choose_move(view)
+            assert candidate_moves(view) == normal.candidate_moves(view)
 
 
 def test_every_levels_candidates_start_with_its_choice_and_hold_the_simple_moves() -> None:
@@ -160,7 +160,7 @@ def test_every_levels_candidates_start_with_its_choice_and_hold_the_simple_moves
     for level in LEVELS:
         moves = candidate_moves(view, level)
         assert moves[0] == choose_move(view, level)
-        assert all(move in moves for move in basic.candidate_moves(view))
+        assert all(move in moves for move in normal.candidate_moves(view))
 
 
 def test_an_unknown_level_is_refused() -> None:

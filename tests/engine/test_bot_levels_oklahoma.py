@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from games.engine import DrawStock, GameState, Pass, TakeDiscard, variant, view_for
 from games.engine.bots import choose_move
-from games.engine.gin import gin_position
+from games.engine.positions import gin_position
 
 HAND = "JH QD AC KD 8C 2S 3D KS JD JS"
 OTHER = "4H 5H 6H 7S 7D 7C 9S 9D TD TC"

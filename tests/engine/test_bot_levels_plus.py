@@ -1,4 +1,4 @@
-"""The hard level of Remi and Rummy 500 (:mod:`games.engine.bots.hard_plus`): a race to go out with
+"""The hard level of Remi and Rummy 500 (:mod:`games.engine.bots.hard_remi_rummy500`): a race to go out with
 plus points.
 
 * once open, it keeps its melds and the cards that fit the table in hand while no opponent who has
@@ -14,10 +14,10 @@ from typing import Any
 
 from games.engine import variant, view_for
 from games.engine.bots import choose_move
-from games.engine.bots.basic import BasicBot, read_view
-from games.engine.bots.hard_plus import SAFE_HAND, HardPlus
+from games.engine.bots.hard_remi_rummy500 import SAFE_HAND, HardPlus
+from games.engine.bots.normal import NormalBot, read_view
 from games.engine.moves import Discard, Play
-from games.engine.setup import position
+from games.engine.positions import position
 
 REMI = variant("remi")
 #: Cards of an opponent who has opened, far from going out and near it.
@@ -103,7 +103,7 @@ def test_hard_discards_the_lower_of_two_loose_cards_and_the_higher_near_the_end(
     # hard keeps it (laid, it scores twice what the three does, RMI-54) until the end is near.
     hand = "5S 6S 7S 3C KD"
     far = _view(hand, FAR)
-    assert BasicBot().discard_order(read_view(far))[0].face == "KD"
+    assert NormalBot().discard_order(read_view(far))[0].face == "KD"
     assert HardPlus(far).discard_order(read_view(far))[0].face == "3C"
     near = _view(hand, NEAR)
     assert HardPlus(near).discard_order(read_view(near))[0].face == "KD"

@@ -12,13 +12,13 @@ from typing import Any
 
 from games.engine import variant, view_for
 from games.engine.bots import choose_move
-from games.engine.bots.basic import _without, read_view
-from games.engine.bots.hard import HardBot
 from games.engine.bots.hard_remik40 import HardRemik40
+from games.engine.bots.hard_rummy import HardBot
+from games.engine.bots.normal import _without, read_view
 from games.engine.cards import Card
 from games.engine.moves import Discard, Play
+from games.engine.positions import position
 from games.engine.search import best_arrangement
-from games.engine.setup import position
 
 R40 = variant("remik40")
 

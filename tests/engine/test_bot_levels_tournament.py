@@ -1,11 +1,11 @@
-"""The bot tournament behind ``make bench-bots`` (``games.engine.tournament``): its counts and maths."""
+"""The bot tournament behind ``make bench-bots`` (``games.engine.tools.tournament``): its counts and maths."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.engine import tournament
-from games.engine.tournament import default_games, percentile, play_pairing, wilson
+from games.engine.tools import tournament
+from games.engine.tools.tournament import default_games, percentile, play_pairing, wilson
 
 
 def test_wilson_on_known_inputs() -> None:

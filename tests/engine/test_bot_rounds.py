@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from games.engine import apply_move, new_game, variant, view_for
-from games.engine.bots import BasicBot
+from games.engine.bots import NormalBot
 
 OPTION_SETS = [
     pytest.param("remik51", {}, id="remik51"),
@@ -46,7 +46,7 @@ MOVES_PER_ROUND = 3000
 
 def play_rounds(name: str, options: dict[str, Any], rounds: int) -> dict[str, int]:
     """Play ``rounds`` scored rounds (over as many matches as it takes), bots in every seat."""
-    bot = BasicBot()
+    bot = NormalBot()
     played = 0
     seed = 0
     endings = {"went_out": 0, "stock_out": 0, "void": 0}
@@ -101,7 +101,7 @@ MATCH_ROUNDS = 80
 def test_bots_play_whole_matches_to_the_end(name: str, options: dict[str, Any], players: int) -> None:
     """R500-17/18: first past 500 after a scored deal; R40-Q11: a game is one round, its pool paid."""
     rules = variant(name, **options)
-    bot = BasicBot()
+    bot = NormalBot()
     state = new_game(rules, players, seed=f"{name}-match-{players}")
     moves = 0
     while state.phase != "over":

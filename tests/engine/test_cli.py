@@ -24,9 +24,9 @@ from games.engine import (
     variant,
 )
 from games.engine.cards import parse_card, parse_cards
-from games.engine.cli import TerminalGame, command_for, main, parse_command
 from games.engine.errors import MalformedCardError, MalformedMoveError
 from games.engine.records import record_from_json, replay
+from games.engine.tools.cli import TerminalGame, command_for, main, parse_command
 
 ROOT = Path(__file__).resolve().parents[2]
 

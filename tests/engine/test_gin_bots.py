@@ -29,10 +29,10 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.bots import BasicBot
-from games.engine.bots.gin import candidates
-from games.engine.cli import main
-from games.engine.gin import gin_position
+from games.engine.bots import NormalBot
+from games.engine.bots.normal_gin import candidates
+from games.engine.positions import gin_position
+from games.engine.tools.cli import main
 
 SOAK = os.environ.get("SOAK") == "1"
 MATCHES = int(os.environ.get("GIN_SOAK_MATCHES", "200")) if SOAK else 6
@@ -41,7 +41,7 @@ A, B = 0, 1
 
 def play_match(name: str, seed: int, **options: int) -> tuple[GameState, int]:
     rules = variant(name, **options)
-    bot = BasicBot()
+    bot = NormalBot()
     state = new_game(rules, ["A", "B"], seed=f"{name}-bots-{seed}")
     moves = 0
     while state.phase != "over":

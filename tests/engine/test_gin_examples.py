@@ -27,8 +27,8 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.gin import gin_position
 from games.engine.melds import read_meld
+from games.engine.positions import gin_position
 from tests.engine.helpers import faces, refused
 
 GIN = variant("gin")

@@ -55,7 +55,7 @@ from games.engine import (
     state_to_json,
     view_for,
 )
-from games.engine.bots import BasicBot
+from games.engine.bots import NormalBot
 from games.engine.deal import deal_seed
 from games.engine.gin import GinFamily
 from games.engine.moves import Move
@@ -78,7 +78,7 @@ def _all_codes(cls: type[IllegalMoveError]) -> set[str]:
 
 
 KNOWN_CODES = _all_codes(errors.IllegalMoveError)
-BOT = BasicBot()
+BOT = NormalBot()
 
 
 class GinPlaythrough(Playthrough):

@@ -28,9 +28,10 @@ from games.engine import (
     view_for,
 )
 from games.engine.deal import deal_seed
-from games.engine.errors import InvalidMeldError
-from games.engine.gin import DiscardTakenCardError, GinFlow, KnockTooHighError, gin_position
+from games.engine.errors import DiscardTakenCardError, InvalidMeldError, KnockTooHighError
+from games.engine.gin import GinFlow
 from games.engine.moves import move_from_json, move_to_json
+from games.engine.positions import gin_position
 from games.engine.turn import deal_cards
 from tests.engine.helpers import faces, refused
 

@@ -30,8 +30,8 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.bots import BasicBot, choose_move
-from games.engine.cli import main
+from games.engine.bots import NormalBot, choose_move
+from games.engine.tools.cli import main
 
 SOAK = os.environ.get("SOAK") == "1"
 MATCHES = int(os.environ.get("BOT_SOAK_MATCHES", "300")) if SOAK else 20
@@ -48,7 +48,7 @@ OPTION_SETS: list[dict[str, Any]] = [
 
 
 def play_match(
-    seed: int, players: int, options: dict[str, Any], bot: BasicBot
+    seed: int, players: int, options: dict[str, Any], bot: NormalBot
 ) -> tuple[GameState, Counter[str]]:
     state = new_game(variant("knock108", **options), players, seed=f"k108-{seed}")
     seen: Counter[str] = Counter()
@@ -69,7 +69,7 @@ def play_match(
 
 @pytest.mark.soak
 def test_bot_matches_of_two_to_six_players_end_with_a_winner_who_takes_the_pool() -> None:
-    bot = BasicBot()
+    bot = NormalBot()
     seen: Counter[str] = Counter()
     started = time.monotonic()
     for seed in range(MATCHES):

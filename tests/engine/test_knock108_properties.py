@@ -45,7 +45,7 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.bots import BasicBot
+from games.engine.bots import NormalBot
 from games.engine.cards import build_pack
 from games.engine.knock108 import best_declaration, deadwood
 from games.engine.records import make_record
@@ -58,7 +58,7 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"stake": 2, "special_hand_stakes": 0},
     {"max_players": 3, "full_sequence": True, "joker_limits": "none", "special_hand_stakes": 4},
 )
-BOT = BasicBot()
+BOT = NormalBot()
 
 
 @dataclass(frozen=True)

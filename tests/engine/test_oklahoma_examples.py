@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import GameState, Knock, Pass, apply_move, new_game, parse_card, variant, view_for
-from games.engine.gin import gin_position
+from games.engine.positions import gin_position
 from tests.engine.helpers import refused
 from tests.engine.test_gin_examples import deal_hands, knock_deal, points
 

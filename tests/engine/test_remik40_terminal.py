@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from games.engine import position, variant
-from games.engine.cli import TerminalGame
+from games.engine.tools.cli import TerminalGame
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,8 +18,8 @@ from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
 from games import engine, services
-from games.engine.cli import main as engine_cli
 from games.engine.record_check import verify_record
+from games.engine.tools.cli import main as engine_cli
 from games.models import Match, ScoreLine
 from games.views_history import CSV_COLUMNS
 from tests.site.site_helpers import client_for

@@ -13,7 +13,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from games import engine, services
-from games.engine.cli import move_text
+from games.engine import move_text
 from games.engine.record_check import verify_record
 from games.models import Match, MoveRecord, Round, ScoreLine
 from tests.site.site_helpers import client_for

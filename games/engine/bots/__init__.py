@@ -1,8 +1,9 @@
 """Computer players. A bot decides from one seat's view (``view_for``) and nothing else (RMI-NET-2).
 
-Three levels play every variant (:mod:`.levels`): ``easy``, ``normal`` (the default: the basic
-bot of the shared cycle, and the bots of the variants with a cycle of their own, which register
-themselves in :mod:`.registry`) and ``hard``.
+Three levels play every variant (:mod:`.levels`): ``easy``, ``normal`` (the default) and ``hard``.
+Which module plays a family (or a variant tuned for) at a level is said in one place, the registry
+(:mod:`.registry`): ``normal.py`` is the rummy family's normal bot, ``normal_gin.py`` gin's,
+``hard_knock108.py`` Knock-108's hard bot, and so on.
 
 >>> from games.engine import variant, new_game, view_for
 >>> state = new_game(variant("remik51"), players=2, seed=1)
@@ -12,8 +13,8 @@ themselves in :mod:`.registry`) and ``hard``.
 'Discard'
 """
 
-from .basic import BasicBot
 from .levels import LEVELS, candidate_moves, choose_move
-from .registry import register
+from .normal import NormalBot
+from .registry import bot_module
 
-__all__ = ["LEVELS", "BasicBot", "candidate_moves", "choose_move", "register"]
+__all__ = ["LEVELS", "NormalBot", "bot_module", "candidate_moves", "choose_move"]

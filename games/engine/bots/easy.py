@@ -1,6 +1,6 @@
 """The easy bot: legal, plausible moves, with a careless hand on them.
 
-It starts from the normal bot's candidates (:mod:`.basic` and the variant bots) and, using ``rng``
+It starts from the normal bot's candidates (the family's normal bot, :mod:`.registry`) and, using ``rng``
 (seeded from the view by :mod:`.levels`, so the same view gives the same move):
 
 * makes a take from the discard pile (or of gin's up-card) that the normal bot wants only
@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard
-from . import basic
+from . import normal
 
 __all__ = [
     "KNOCK",
@@ -65,10 +65,10 @@ def _pick_discard(discards: Sequence[Discard], rng: random.Random) -> list[Disca
 
 def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
     """The easy bot's moves, best first (the normal bot's candidates follow in the caller)."""
-    normal = basic.candidate_moves(view)
-    if not normal:
+    normal_moves = normal.candidate_moves(view)
+    if not normal_moves:
         return
-    first = normal[0]
+    first = normal_moves[0]
     remik40 = view.get("variant") == "remik40"
     take = REMIK40_TAKE if remik40 else TAKE
     miss_play = REMIK40_MISS_PLAY if remik40 else MISS_PLAY
@@ -79,15 +79,15 @@ def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
         return
     if view.get("phase") == "draw":
         if isinstance(first, TakeDiscard) and rng.random() >= take:
-            simple = [m for m in normal if isinstance(m, (DrawStock, Pass))]
+            simple = [m for m in normal_moves if isinstance(m, (DrawStock, Pass))]
             if simple:
                 yield simple[0]
                 return
         yield first
         return
-    discards = [m for m in normal if isinstance(m, Discard)]
-    knocks = [m for m in normal if isinstance(m, Knock)]
-    plays = [m for m in normal if isinstance(m, Play)]
+    discards = [m for m in normal_moves if isinstance(m, Discard)]
+    knocks = [m for m in normal_moves if isinstance(m, Knock)]
+    plays = [m for m in normal_moves if isinstance(m, Play)]
     if knocks and rng.random() < KNOCK:
         yield knocks[0]
         return

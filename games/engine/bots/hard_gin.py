@@ -41,7 +41,7 @@ from typing import Any
 from ..cards import Card, parse_card, parse_cards
 from ..deadwood import VALUES, arrangement, bit_of, deadwood, deadwood_after_discard, mask_of, with_layoffs
 from ..moves import Discard, DrawStock, Knock, Move, Pass, TakeDiscard
-from . import gin as normal
+from . import normal_gin
 from .unseen import Unseen
 
 __all__ = ["KNOCK_MARGIN", "SAMPLES", "TRIED", "TRIED_AFTER_DRAW", "candidates"]
@@ -143,7 +143,7 @@ def _discards(hand: Sequence[Card], mask: int, keep: int, deal: _Deal) -> list[C
 
     def normal_key(card: Card) -> tuple[int, int, int, str]:
         bit = bit_of(card)
-        return deadwood(mask ^ bit), -_value(bit), normal._links(card, cards), str(card)
+        return deadwood(mask ^ bit), -_value(bit), normal_gin._links(card, cards), str(card)
 
     ranked = sorted(allowed, key=normal_key)
     head = ranked[:TRIED]
@@ -173,7 +173,7 @@ def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
     block = view["gin"]
     step = block["step"]
     if step == "reply":
-        yield from normal.candidates(view)
+        yield from normal_gin.candidates(view, rng)
         return
     if step == "offer" or view["phase"] == "draw":
         if step == "offer" or (not block["stock_only"] and view["discard"]):

@@ -1,4 +1,5 @@
-"""Knock-108's hard level: the normal bot (:mod:`.knock108`) with counted cards and a one-draw look-ahead.
+"""Knock-108's hard level: the normal bot (:mod:`.normal_knock108`) with counted cards and a
+one-draw look-ahead.
 
 From the seat's view only (:mod:`.unseen` counts the cards it has not seen, K108-2: two packs and
 four jokers; the knocker's loose cards shown during the extra exchange count as seen):
@@ -32,8 +33,8 @@ from ..knock108 import KNOCK_LIMIT
 from ..moves import Discard, DrawStock, Knock, Move, Pass, TakeDiscard
 from ..rules import Rules, variant
 from ..search import best_arrangement
-from .knock108 import _SPECIAL_STEP, _special_distance, _worth
-from .knock108 import candidates as normal
+from .normal_knock108 import _SPECIAL_STEP, _special_distance, _worth
+from .normal_knock108 import candidates as normal
 from .unseen import Unseen
 
 __all__ = ["END_BONUS", "LOOKAHEAD", "candidates"]

@@ -1,4 +1,4 @@
-"""Remik 40's hard level: the shared hard bot (:mod:`.hard`) tuned for a race to go out.
+"""Remik 40's hard level: the shared hard bot (:mod:`.hard_rummy`) tuned for a race to go out.
 
 One deal decides a Remik 40 game: the first player to go out wins (R40-25, R40-Q11), and the
 penalty points of the others only share out the rest of the pool (R40-29). Speed, not points, wins,
@@ -30,8 +30,8 @@ from typing import Any
 from ..cards import SUITS, Card
 from ..moves import Move, Play
 from ..search import _BITS, _index, _Searcher
-from .basic import Seen, _rank_distance, _without, discard_choices
-from .hard import HardBot, _face_at
+from .hard_rummy import HardBot, _face_at
+from .normal import Seen, _rank_distance, _without, discard_choices
 
 __all__ = ["LOOK_MAX", "HardRemik40", "candidates"]
 

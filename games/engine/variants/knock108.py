@@ -110,6 +110,7 @@ class Knock108(Rules):
 
     lower_wins = True
     flow = FLOW
+    family = "knock108"
 
     def end_condition(self) -> str:
         return (

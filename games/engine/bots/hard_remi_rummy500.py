@@ -31,8 +31,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..moves import Move, Play
-from .basic import Seen
 from .hard_remik40 import HardRemik40
+from .normal import Seen
 
 __all__ = ["SAFE_HAND", "HardPlus", "candidates"]
 

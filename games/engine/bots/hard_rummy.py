@@ -1,10 +1,9 @@
-"""The hard bot. It decides from one seat's view only, like every bot.
+"""The rummy family's hard bot. It decides from one seat's view only, like every bot.
 
-Gin and Oklahoma are played by :mod:`.hard_gin`, Knock-108 by :mod:`.hard_knock108`, Remik 40 by
-:mod:`.hard_remik40` (a subclass tuned for the race to go out), Remi and Rummy 500 by
-:mod:`.hard_plus` (that race with plus points); this module plays the shared cycle (Remik 51)
-with :class:`HardBot`: the normal
-bot's move generation (:class:`~games.engine.bots.basic.BasicBot`, every move checked on the
+It plays Remik 51 (the registry, :mod:`.registry`, gives Remik 40 :mod:`.hard_remik40`, a
+subclass tuned for the race to go out, and Remi and Rummy 500 :mod:`.hard_remi_rummy500`, that
+race with plus points; the other families have their own) with :class:`HardBot`: the normal
+bot's move generation (:class:`~games.engine.bots.normal.NormalBot`, every move checked on the
 shadow state) with better judgement where it counts:
 
 * **danger**: how soon an opponent may end the round, read from the view (an opponent who has
@@ -30,8 +29,8 @@ from typing import Any
 
 from ..cards import RANK_NUMBER, Card
 from ..moves import Move, Play
-from . import basic
-from .basic import BasicBot, Seen, discard_choices
+from . import normal
+from .normal import NormalBot, Seen, discard_choices
 from .unseen import Unseen
 
 __all__ = ["HOLD_LEFT", "NEAR_END", "HardBot", "candidates"]
@@ -56,7 +55,7 @@ def _face_at(position: int, suit: str) -> str:
     return rank + suit
 
 
-class HardBot(BasicBot):
+class HardBot(NormalBot):
     """The normal bot's move generation with counted cards and the end of the round in view."""
 
     def __init__(self, view: Mapping[str, Any]) -> None:
@@ -88,7 +87,7 @@ class HardBot(BasicBot):
     def live_potential(self, card: Card, rest: list[Card]) -> int:
         """The normal bot's potential, counting only partners that unseen cards can complete."""
         if card.is_joker:
-            return basic.JOKER_POTENTIAL
+            return normal.JOKER_POTENTIAL
         live = self.unseen.live
         jokers = live("JK")
         policy = self.unseen.rules.policy
@@ -174,26 +173,6 @@ class HardBot(BasicBot):
 
 
 def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
-    """The hard bot's moves for the seat whose view this is, best first."""
-    name = view["variant"]
-    if name in ("gin", "oklahoma"):
-        from .hard_gin import candidates as gin
-
-        yield from gin(view, rng)
-        return
-    if name == "knock108":
-        from .hard_knock108 import candidates as knock108
-
-        yield from knock108(view, rng)
-        return
-    if name == "remik40":
-        from .hard_remik40 import candidates as remik40
-
-        yield from remik40(view, rng)
-        return
-    if name in ("remi", "rummy500"):
-        from .hard_plus import candidates as plus
-
-        yield from plus(view, rng)
-        return
+    """The hard bot's moves for the seat whose view this is, best first (the rummy family; the
+    registry, :mod:`.registry`, gives the other families and the tuned variants their own)."""
     yield from HardBot(view).candidate_moves(view)

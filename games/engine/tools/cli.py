@@ -27,21 +27,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import errors
-from .bots.basic import BasicBot
-from .cards import Card, parse_card, parse_cards, sort_key
-from .deal import deal_seed
-from .events import Event
-from .legal import legal_moves
-from .moves import Discard, DrawStock, Exchange, Knock, LayOff, Move, Pass, Play, TakeDiscard
-from .perspective import view_for
-from .record_check import verify_record
-from .records import make_record, record_from_json, record_to_json
-from .records import verify_deal as _verify_deal
-from .rules import Rules, variant, variant_names
-from .scoring import RoundResult
-from .state import GameState
-from .turn import Transition, apply_move, end_match, new_game
+from .. import errors
+from ..bots.normal import NormalBot
+from ..cards import Card, parse_card, parse_cards, sort_key
+from ..deal import deal_seed
+from ..events import Event
+from ..legal import legal_moves
+from ..moves import (
+    Discard,
+    DrawStock,
+    Exchange,
+    Knock,
+    LayOff,
+    Move,
+    Pass,
+    Play,
+    TakeDiscard,
+    card_text,
+    cards_text,
+    move_text,
+)
+from ..perspective import view_for
+from ..record_check import verify_record
+from ..records import make_record, record_from_json, record_to_json
+from ..records import verify_deal as _verify_deal
+from ..rules import Rules, variant, variant_names
+from ..scoring import RoundResult
+from ..state import GameState
+from ..turn import Transition, apply_move, end_match, new_game
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -77,19 +90,6 @@ Commands (cards in notation: 7H, TS, AC, JK; a joker in a meld may say what it s
 
 
 # --- showing cards and moves -------------------------------------------------------------------
-
-
-def card_text(card: Card | str) -> str:
-    """A card as a player reads it: ``7H``, ``JK(8H)`` (no copy ids)."""
-    if isinstance(card, str):
-        card = parse_card(card)
-    if card.is_joker and card.stands_for is not None:
-        return f"JK({card.stands_for.face})"
-    return card.face
-
-
-def cards_text(cards: Sequence[Card | str]) -> str:
-    return " ".join(card_text(card) for card in cards)
 
 
 def hand_text(cards: Sequence[Card | str]) -> str:
@@ -130,35 +130,6 @@ def command_for(move: Move) -> str:
             text = "knock" + (f" {card_text(card)}" if card is not None else "")
             return text + (" meld " + ", ".join(cards_text(meld) for meld in melds) if melds else "")
     return repr(move)
-
-
-def move_text(move: Move) -> str:
-    """A move in words, for the game log."""
-    match move:
-        case DrawStock():
-            return "draws from the stock"
-        case Discard(card=card):
-            return f"discards {card_text(card)}"
-        case TakeDiscard(card=card, play=play):
-            taken = card_text(card) if card is not None else "the top discard"
-            if play.is_empty:  # gin and its cousins take a card into the hand
-                return f"takes {taken}"
-            return f"takes {taken} and {_play_words(play)}"
-        case Play():
-            return _play_words(move)
-        case Pass():
-            return "passes"
-        case Knock(card=card, melds=melds):
-            text = "knocks" + (f", discarding {card_text(card)}" if card is not None else "")
-            return text + "".join(f", melds [{cards_text(meld)}]" for meld in melds)
-    return repr(move)
-
-
-def _play_words(play: Play) -> str:
-    parts = [f"swaps {card_text(ex.card)} for the joker in meld {ex.meld}" for ex in play.exchanges]
-    parts += [f"melds [{cards_text(meld)}]" for meld in play.melds]
-    parts += [f"adds {cards_text(lo.cards)} to meld {lo.meld}" for lo in play.layoffs]
-    return ", ".join(parts) or "does nothing"
 
 
 def _table(rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
@@ -466,7 +437,7 @@ def render_final(state: GameState) -> list[str]:
 # --- driving bots (the bot itself only ever sees a view) ---------------------------------------
 
 
-def bot_turn_move(bot: BasicBot, state: GameState, seat: int) -> tuple[Move, Transition]:
+def bot_turn_move(bot: NormalBot, state: GameState, seat: int) -> tuple[Move, Transition]:
     """The bot's move for ``seat`` and its transition; falls back down the bot's candidates.
 
     The bot checks its moves itself, so a refusal here would be an engine inconsistency; it is
@@ -493,7 +464,7 @@ class TerminalGame:
     echo: bool = False
     max_rounds: int | None = None
     quiet_bots: bool = False
-    bot: BasicBot = field(default_factory=BasicBot)
+    bot: NormalBot = field(default_factory=NormalBot)
     moves: list[tuple[int, Move]] = field(default_factory=list)
     _shown: tuple[int, int, int] | None = None
 
@@ -724,7 +695,7 @@ def cmd_record_demo(args: argparse.Namespace, out: TextIO) -> int:
     max_rounds = args.max_rounds
     if max_rounds is None and _endless(rules):
         max_rounds = 3
-    bot = BasicBot()
+    bot = NormalBot()
     moves: list[tuple[int, Move]] = []
     while state.phase != "over" and len(moves) < args.max_moves:
         if max_rounds is not None and len(state.results) >= max_rounds:

@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -30,7 +31,6 @@ from ..knock108 import KNOCK_LIMIT, deadwood, special_hand
 from ..moves import Discard, DrawStock, Knock, Move, Pass, TakeDiscard
 from ..rules import Rules, variant
 from ..search import best_arrangement
-from . import registry
 
 __all__ = ["BUY_BACK_RECORD", "BUY_BACK_TIMES", "candidates"]
 
@@ -42,7 +42,7 @@ BUY_BACK_TIMES = 2
 _SPECIAL_STEP = 7
 
 
-def candidates(view: Mapping[str, Any]) -> Iterator[Move]:
+def candidates(view: Mapping[str, Any], rng: random.Random | None = None) -> Iterator[Move]:
     """Moves in order of preference for the seat whose view this is; the last ones are simple."""
     you = view.get("you") or {}
     if view.get("phase") == "over" or not you.get("my_turn"):
@@ -183,6 +183,3 @@ def _unique(cards: Sequence[Card]) -> list[Card]:
             seen.add(card.face)
             out.append(card)
     return out
-
-
-registry.register("knock108", candidates)

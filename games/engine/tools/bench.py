@@ -1,10 +1,10 @@
-"""Benchmarks of the rules engine: ``python -m games.engine.bench [--quick]``.
+"""Benchmarks of the rules engine: ``python -m games.engine.tools.bench [--quick]``.
 
 Prints figures only (no assertions):
 
 * random legal play: rounds per second for each table below, where each move is picked uniformly
   from ``legal_moves`` (preferring a play or a take with some probability, so rounds end);
-* bot against bot: rounds per second with :mod:`games.engine.bots.basic` in every seat;
+* bot against bot: rounds per second with :mod:`games.engine.bots.normal` in every seat;
 * ``best_melds``: median and 99th percentile in milliseconds, for 13-, 14- and 15-card hands with
   0 to 4 jokers (Remik 51) or 0 to 2 (Remi), over random hands from the pack and over meld-dense
   hands (built from runs and sets plus jokers), and the 15-card, 4-joker p99 against the 5 ms target.
@@ -32,14 +32,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from .bots.basic import BasicBot
-from .cards import Card
-from .legal import legal_moves
-from .moves import Move, Play, TakeDiscard
-from .perspective import view_for
-from .rules import Rules, variant
-from .state import GameState
-from .turn import apply_move, new_game
+from ..bots.normal import NormalBot
+from ..cards import Card
+from ..legal import legal_moves
+from ..moves import Move, Play, TakeDiscard
+from ..perspective import view_for
+from ..rules import Rules, variant
+from ..state import GameState
+from ..turn import apply_move, new_game
 
 TARGET_MS = 5.0
 #: Moves after which a round is abandoned (counted apart; random play rarely needs it).
@@ -80,7 +80,7 @@ def random_chooser(rng: random.Random) -> Chooser:
 
 
 def bot_chooser() -> Chooser:
-    bot = BasicBot()
+    bot = NormalBot()
 
     def choose(state: GameState, seat: int) -> Move:
         return bot.choose_move(view_for(state, seat))
@@ -332,7 +332,7 @@ def time_us(function: Callable[[object], object], inputs: Sequence[object], repe
 
 
 def run_gin(quick: bool, out: TextIO) -> None:
-    from .deadwood import deadwood, deadwood_after_discard, mask_of
+    from ..deadwood import deadwood, deadwood_after_discard, mask_of
 
     deals = 200 if quick else 3000
     hands_each = 1000 if quick else 10_000
@@ -412,7 +412,9 @@ def run_gin(quick: bool, out: TextIO) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.engine.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.tools.bench", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--quick", action="store_true", help="fewer rounds and hands: a few seconds")
     parser.add_argument("--gin", action="store_true", help="only the gin figures (deals/s, deadwood)")
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""Bot tournaments: ``python -m games.engine.tournament [--games N] [--variants NAME ...]``.
+"""Bot tournaments: ``python -m games.engine.tools.tournament [--games N] [--variants NAME ...]``.
 
 Plays seeded heads-up matches between bot levels (:mod:`games.engine.bots.levels`) and prints, for
 each variant and pairing, the first level's win rate with a 95% confidence interval, each level's
@@ -36,10 +36,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .bots.levels import LEVELS, choose_move
-from .perspective import view_for
-from .rules import Rules, variant, variant_names
-from .turn import apply_move, new_game
+from ..bots.levels import LEVELS, choose_move
+from ..perspective import view_for
+from ..rules import Rules, variant, variant_names
+from ..turn import apply_move, new_game
 
 __all__ = [
     "BENCH_OPTIONS",
@@ -320,7 +320,7 @@ def report(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.engine.tournament",
+        prog="python -m games.engine.tools.tournament",
         description="Seeded heads-up tournaments between the bot levels: win rates with 95% (Wilson) "
         "intervals and decision times. Prints figures; asserts nothing.",
     )

@@ -32,6 +32,7 @@ The bot is deterministic: the same view always gives the same move.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,13 +41,13 @@ from .. import errors
 from ..cards import RANK_NUMBER, SUITS, Card, parse_card, parse_cards
 from ..melds import Meld, extend_meld, meld_readings, position_rank, set_recovery_cards
 from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard, describe_move
-from ..rules import Rules, variant
+from ..rules import Rules, family_of, variant
 from ..search import best_arrangement, find_opening, melds_with
 from ..state import GameState, TableMeld
 from ..turn import apply_move
 from . import registry
 
-__all__ = ["BasicBot", "Seen", "candidate_moves", "choose_move", "describe", "read_view"]
+__all__ = ["NormalBot", "Seen", "candidate_moves", "choose_move", "describe", "read_view"]
 
 #: How deep into a Remi discard row the bot looks (a bot's limit, not a rule: RMI-Q8 allows all).
 ROW_LOOKAHEAD = 6
@@ -230,7 +231,7 @@ describe = describe_move
 # --- the bot ------------------------------------------------------------------------------------
 
 
-class BasicBot:
+class NormalBot:
     """A deterministic rule-of-thumb player. Stateless: every decision comes from the view.
 
     ``anomalies`` collects any unexpected exception the engine raised while the bot checked a
@@ -256,9 +257,8 @@ class BasicBot:
         """
         if view.get("phase") == "over" or not (view.get("you") or {}).get("my_turn"):
             return
-        special = registry.candidates_for(view["variant"])
-        if special is not None:  # a variant with its own turn cycle has its own bot
-            yield from special(view)
+        if family_of(view["variant"]) != "rummy":  # another family: its own normal bot
+            yield from registry.bot_for(view["variant"], "normal")(view, _NO_LUCK)
             return
         seen = read_view(view)
         if seen.phase == "draw":
@@ -647,14 +647,21 @@ class BasicBot:
             yield play
 
 
-_BOT = BasicBot()
+_BOT = NormalBot()
+#: The normal bots draw no lots: the generator they are handed is never used.
+_NO_LUCK = random.Random(0)
+
+
+def candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
+    """The normal bot's moves for the seat whose view this is (the rummy family), best first."""
+    return _BOT.candidate_moves(view)
 
 
 def choose_move(view: Mapping[str, Any]) -> Move:
-    """The basic bot's move for the seat whose view this is (it must be that seat's turn)."""
+    """The normal bot's move for the seat whose view this is (it must be that seat's turn)."""
     return _BOT.choose_move(view)
 
 
 def candidate_moves(view: Mapping[str, Any]) -> list[Move]:
-    """The basic bot's moves in order of preference; the last ones are always simple moves."""
+    """The normal bot's moves in order of preference; the last ones are always simple moves."""
     return list(_BOT.candidate_moves(view))

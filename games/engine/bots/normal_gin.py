@@ -15,7 +15,7 @@ Policy (``gin.md``; the same for Oklahoma, whose knock limit is in the view):
 The last candidates are always simple legal moves (a pass, a draw, every allowed discard).
 
 >>> from games.engine import variant, view_for
->>> from games.engine.gin import gin_position
+>>> from games.engine.positions import gin_position
 >>> state = gin_position(variant("gin"), hands=["AD 2D 3D 6C 7C 8C 9C KS KH KD 5H", "2S 3S"],
 ...                      discard="QH", stock="4H 5S 6S", turn=0, phase="play", rest="drop")
 >>> describe_move(next(iter(candidates(view_for(state, 0)))))
@@ -24,13 +24,13 @@ The last candidates are always simple legal moves (a pass, a draw, every allowed
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..cards import Card, parse_card, parse_cards
 from ..deadwood import VALUES, bit_of, deadwood, index_of, mask_of, with_layoffs
 from ..moves import Discard, DrawStock, Knock, LayOff, Move, Pass, Play, TakeDiscard, describe_move
-from . import registry
 
 __all__ = ["candidates", "describe_move"]
 
@@ -91,7 +91,7 @@ def _reply(view: Mapping[str, Any], hand: list[Card]) -> Iterator[Move]:
     yield Pass()
 
 
-def candidates(view: Mapping[str, Any]) -> Iterator[Move]:
+def candidates(view: Mapping[str, Any], rng: random.Random | None = None) -> Iterator[Move]:
     """The bot's moves for the seat whose view this is, best first (see the module docstring)."""
     block = view["gin"]
     hand = list(parse_cards(view["hand"]))
@@ -122,6 +122,3 @@ def candidates(view: Mapping[str, Any]) -> Iterator[Move]:
         yield Knock(best)
     for card in ranked:
         yield Discard(card)
-
-
-registry.register("gin", candidates)

@@ -1,0 +1,53 @@
+"""The one function that builds a seat's state frame, on the server and in the browser.
+
+The site's broadcasts (``games.broadcast``) and the frames it sends on request
+(``games.selectors.match_frame_for``) build every frame here; so does practice, in the
+player's browser (``games.practice``, run by Pyodide in a Web Worker: docs/practice.md). The
+table's scripts therefore get the same frame for the same seat, state and table facts, and
+cannot tell a local game from a live one except by their connection object.
+
+Pure Python, no Django: it goes into the engine archive the browser loads
+(``games/practice_assets.py``).
+
+>>> from games import engine
+>>> state = engine.new_game(engine.variant("gin"), ["Ana", "Bob"], seed=3)
+>>> frame = frame_for(state, 0, version=0)
+>>> frame["type"], frame["version"], frame["view"]["seat"], len(frame["view"]["hand"]), frame["events"]
+('state', 0, 0, 10, [])
+>>> frame_for(state, None, version=0)["view"]["hand"] is None      # a spectator sees no hand
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from games import engine, protocol
+
+
+def frame_for(
+    state: engine.GameState,
+    seat: int | None,
+    *,
+    version: int,
+    events: Iterable[engine.Event] = (),
+    clock: Mapping[str, Any] | None = None,
+    seats: Iterable[Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The state frame of ``seat`` (None: the spectators) at ``version``.
+
+    ``view`` is ``engine.view_for(state, seat)``; ``events`` are the events of the move that
+    led here, each as that seat may see it (``engine.events_for``); ``clock`` and ``seats`` are
+    the table's facts (``protocol.clock``, ``protocol.seats``), the same for every audience.
+    """
+    return protocol.state_frame(
+        engine.view_for(state, seat),
+        version,
+        engine.events_for(tuple(events), seat),
+        clock=clock,
+        seats=seats,
+    )
+
+
+__all__ = ["frame_for"]

@@ -1,0 +1,37 @@
+// The page's side of the practice worker (worker.js): start it, load the engine, call it.
+// Every call returns a promise of games.practice.call's answer: {ok, record, bot} or {error}.
+
+export class PracticeEngine {
+  /** @param {string} workerUrl /practice/worker.js (inside the service worker's scope) */
+  constructor(workerUrl) {
+    this.worker = new Worker(workerUrl);
+    this.next = 1;
+    this.waiting = new Map();
+    this.worker.onmessage = (event) => {
+      const { id, answer, failed } = event.data || {};
+      const entry = this.waiting.get(id);
+      if (!entry) return;
+      this.waiting.delete(id);
+      if (failed !== undefined) entry.reject(new Error(failed));
+      else entry.resolve(answer);
+    };
+    this.worker.onerror = (event) => {
+      for (const entry of this.waiting.values()) entry.reject(new Error(event.message || "worker error"));
+      this.waiting.clear();
+    };
+  }
+
+  call(name, args) {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, call: name, args });
+    });
+  }
+
+  /** Load Pyodide and the engine archive: {python, loadMs, readyMs}. */
+  async init(indexURL, archiveURL) {
+    const answer = await this.call("init", { indexURL, archiveURL });
+    return answer.ok;
+  }
+}

@@ -1,0 +1,428 @@
+// The practice page (/practice/, docs/practice.md): keep the files on the device, load the engine
+// into a Web Worker, start or resume a game, and play it on the live table's modules (table.js)
+// through a local connection (local.js). What only practice has lives here: the download bar,
+// the hint, the take-back, the bots' hands at the end of a round, and the game record kept in
+// this browser (localStorage: the record itself, remi-record/1, docs/record.md).
+
+import { cardShort } from "../cards.js";
+import { h, patch } from "../dom.js";
+import { t, tn } from "../i18n.js";
+import { PracticeEngine } from "./engine.js";
+import { LocalConnection } from "./local.js";
+
+const config = JSON.parse(document.getElementById("practice-config").textContent);
+const tableUrl = document.getElementById("practice-script").dataset.table;
+const page = document.getElementById("practice");
+const $ = (id) => document.getElementById(id);
+
+const GAME_KEY = "remi.practice.game"; // the record of the game on this device
+const params = new URLSearchParams(location.search);
+const delayParam = params.get("delay");
+const BOT_DELAY_MS = delayParam !== null && /^\d+$/.test(delayParam) ? Number(delayParam) : 700;
+
+const timings = { start: performance.now() }; // read by the benchmark (make bench-practice)
+const botTimes = []; // {seat, level, ms} of every bot move of this page
+const state = { engine: null, connection: null, record: null, mounted: false };
+
+function setStep(text) {
+  $("practice-step").textContent = text;
+}
+
+function fail(text) {
+  const box = $("practice-error");
+  box.textContent = text;
+  box.hidden = false;
+  page.dataset.state = "failed";
+}
+
+// --- the game on this device -------------------------------------------------------------------
+
+function loadRecord() {
+  try {
+    const text = localStorage.getItem(GAME_KEY);
+    const record = text ? JSON.parse(text) : null;
+    return record && record.format === "remi-record/1" && record.practice ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveRecord(record) {
+  state.record = record;
+  try {
+    localStorage.setItem(GAME_KEY, JSON.stringify(record));
+  } catch {
+    // full or refused: the game goes on, it is not kept
+  }
+}
+
+function forgetRecord() {
+  if (state.connection) state.connection.stop();
+  state.record = null;
+  try {
+    localStorage.removeItem(GAME_KEY);
+  } catch {
+    // nothing kept
+  }
+}
+
+function downloadRecord() {
+  const record = state.record || loadRecord();
+  if (!record) return;
+  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+  const link = h("a", {
+    href: URL.createObjectURL(blob),
+    download: `remi-practice-${record.variant}-${(record.match && record.match.started ? record.match.started : "game").slice(0, 10)}.json`,
+  });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// --- keeping the files on the device -------------------------------------------------------------
+
+function megabytes(bytes) {
+  return (bytes / 1e6).toFixed(1);
+}
+
+/** Fetch the large files into the browser's cache once, showing how far the download is. */
+async function keepFiles(files) {
+  if (!("caches" in self)) return; // no Cache Storage (an insecure origin): plain HTTP caching
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  let done = 0;
+  const missing = [];
+  for (const file of files) {
+    const cache = await caches.open(file.cache);
+    if (await cache.match(file.url)) done += file.size;
+    else missing.push({ ...file, cache });
+  }
+  if (!missing.length) return;
+  const bar = $("practice-progress");
+  const text = $("practice-progress-text");
+  $("practice-download").hidden = false;
+  const show = () => {
+    bar.max = total;
+    bar.value = Math.min(done, total);
+    text.textContent = t("Downloading the engine: %(done)s of %(total)s MB", { done: megabytes(done), total: megabytes(total) });
+  };
+  show();
+  setStep(t("Downloading the engine for offline play (once)…"));
+  for (const file of missing) {
+    const response = await fetch(file.url, { cache: "no-cache" });
+    if (!response.ok || !response.body) throw new Error(`${file.url}: ${response.status}`);
+    const reader = response.body.getReader();
+    const chunks = [];
+    let got = 0;
+    for (;;) {
+      const { done: finished, value } = await reader.read();
+      if (finished) break;
+      chunks.push(value);
+      got += value.length;
+      done += value.length;
+      show();
+    }
+    done += Math.max(0, file.size - got);
+    const type = response.headers.get("Content-Type") || "application/octet-stream";
+    await file.cache.put(file.url, new Response(new Blob(chunks, { type }), { headers: { "Content-Type": type } }));
+    show();
+  }
+  timings.downloaded = performance.now() - timings.start;
+}
+
+async function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return null;
+  try {
+    await navigator.serviceWorker.register(config.sw, { scope: config.scope });
+    return await navigator.serviceWorker.ready;
+  } catch {
+    return null; // practice still plays while online
+  }
+}
+
+/** Say so once the page, the engine and the bots are all on the device. */
+async function markOffline(registration) {
+  if (!registration || !("caches" in self)) return;
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => {
+      navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
+      setTimeout(resolve, 10000);
+    });
+  }
+  for (const file of config.downloads) {
+    if (!(await caches.match(file.url))) return;
+  }
+  const kept = await caches.open(config.caches.app);
+  for (const url of config.precache) {
+    if (!(await kept.match(url, { ignoreVary: true }))) return;
+  }
+  $("practice-offline").hidden = false;
+  page.dataset.offline = "ready";
+}
+
+let installPrompt = null;
+window.addEventListener("beforeinstallprompt", (event) => {
+  event.preventDefault();
+  installPrompt = event;
+  $("practice-install").hidden = false;
+});
+$("practice-install").addEventListener("click", async () => {
+  if (!installPrompt) return;
+  installPrompt.prompt();
+  await installPrompt.userChoice.catch(() => null);
+  installPrompt = null;
+  $("practice-install").hidden = true;
+});
+
+// --- choosing a game -----------------------------------------------------------------------------
+
+const variantSelect = $("practice-variant");
+
+function fieldsetOf(variant) {
+  return document.querySelector(`fieldset.practice-variant[data-variant="${CSS.escape(variant)}"]`);
+}
+
+function showVariant() {
+  for (const set of document.querySelectorAll("fieldset.practice-variant")) {
+    const on = set.dataset.variant === variantSelect.value;
+    set.hidden = !on;
+    set.disabled = !on;
+  }
+  showLevels();
+}
+
+/** Only as many bot levels as there are bots. */
+function showLevels() {
+  const set = fieldsetOf(variantSelect.value);
+  const seats = Number(set.querySelector("[data-seats]").value) || 2;
+  for (const select of set.querySelectorAll("[data-level]")) {
+    const field = select.closest(".field") || select.parentElement;
+    field.hidden = Number(select.dataset.level) >= seats;
+  }
+}
+
+variantSelect.addEventListener("change", showVariant);
+document.addEventListener("input", (event) => {
+  if (event.target instanceof HTMLElement && event.target.matches("[data-seats]")) showLevels();
+});
+
+/** The options as the engine takes them, typed by the variant's option specs. */
+function readSetup() {
+  const variant = variantSelect.value;
+  const set = fieldsetOf(variant);
+  const specs = Object.fromEntries((config.specs[variant] || []).map((spec) => [spec.name, spec]));
+  const seats = Number(set.querySelector("[data-seats]").value);
+  const options = {};
+  for (const input of set.querySelectorAll("[data-option]")) {
+    const spec = specs[input.dataset.option];
+    if (!spec) continue;
+    let value;
+    if (spec.type === "bool") value = input.checked;
+    else if (input.value === "") value = spec.nullable ? null : input.value;
+    else if (spec.type === "int") value = Number(input.value);
+    else value = input.value;
+    options[spec.name] = value;
+  }
+  if (specs.max_players) options.max_players = seats;
+  const levels = [null];
+  const names = [config.player];
+  for (let seat = 1; seat < seats; seat += 1) {
+    const select = set.querySelector(`[data-level="${seat}"]`);
+    levels.push(select ? select.value : "normal");
+    names.push(config.bot_name.replace("%(number)s", String(seat + 1)));
+  }
+  return { variant, options, levels, names, started: new Date().toISOString() };
+}
+
+$("practice-setup").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = $("practice-setup-error");
+  error.hidden = true;
+  $("practice-start").disabled = true;
+  const answer = await state.engine.call("start", readSetup());
+  if (answer.error) {
+    error.textContent = answer.error.message;
+    error.hidden = false;
+    $("practice-start").disabled = false;
+    return;
+  }
+  saveRecord(answer.record);
+  await play(answer);
+});
+
+// --- playing -------------------------------------------------------------------------------------
+
+function seatName(frame, seat) {
+  return frame.view.names[seat] || String(seat + 1);
+}
+
+function cardsText(cards) {
+  return (cards || []).map(cardShort).join(" ");
+}
+
+/** The end of a round: every bot's hand as it was left, and the melds they laid. */
+function showRoundEnd(frame) {
+  const over = (frame.events || []).filter((e) => e.kind === "round_over").pop();
+  if (!over) return;
+  const matchOver = frame.view.phase === "over";
+  $("practice-round-title").textContent = matchOver
+    ? t("The match is over: the bots' hands at the end")
+    : t("Round %(number)s is over: the bots' hands", { number: over.round });
+  const items = [];
+  for (let seat = 0; seat < frame.view.players; seat += 1) {
+    if (seat === frame.view.seat) continue;
+    const hand = (over.hands || [])[seat] || [];
+    const melds = (over.melds || []).filter((m) => m.owner === seat).map((m) => m.cards);
+    items.push(
+      h("li", { "data-seat": String(seat) },
+        h("strong", {}, `${seatName(frame, seat)}: `),
+        hand.length ? h("span", { class: "practice-cards" }, cardsText(hand)) : t("nothing left"),
+        melds.length ? h("span", { class: "aside" }, ` · ${t("melds")}: ${melds.map((m) => `[${cardsText(m)}]`).join(" ")}`) : null),
+    );
+  }
+  patch($("practice-hands"), ...items);
+  $("practice-next").hidden = matchOver;
+  $("practice-round").hidden = false;
+  page.dataset.roundOver = String(over.round);
+}
+
+$("practice-next").addEventListener("click", () => {
+  $("practice-round").hidden = true;
+  delete page.dataset.roundOver;
+  state.connection.resumeBots();
+});
+
+function hintText(answer) {
+  const move = answer.move;
+  const why = answer.reason || {};
+  const parts = [];
+  const melds = (why.melds || []).map((m) => (m.points === null ? `[${cardsText(m.cards)}]` : `[${cardsText(m.cards)}] (${m.points})`));
+  if (move.kind === "draw") parts.push(t("Draw from the stock."));
+  else if (move.kind === "pass") parts.push(t("Pass: leave the face-up card."));
+  else if (move.kind === "take") parts.push(move.card ? t("Take %(card)s from the discards.", { card: cardShort(move.card) }) : t("Take the top discard."));
+  else if (move.kind === "discard") parts.push(t("Discard %(card)s.", { card: cardShort(move.card) }));
+  else if (move.kind === "knock") parts.push(move.card ? t("Knock, discarding %(card)s.", { card: cardShort(move.card) }) : t("Knock."));
+  else if (move.kind === "play") parts.push(t("Lay down."));
+  if (melds.length) parts.push(t("Melds: %(melds)s, %(points)s points.", { melds: melds.join(" "), points: why.points }));
+  if ((why.layoffs || []).length) parts.push(t("Add %(cards)s to the table's melds.", { cards: cardsText(why.layoffs.flatMap((l) => l.cards || [])) }));
+  if (why.opening && why.opening.opens) parts.push(t("That opens: %(needed)s points needed.", { needed: why.opening.required_points }));
+  else if (why.opening && melds.length) parts.push(t("Not enough to open: %(needed)s points needed.", { needed: why.opening.required_points }));
+  if (why.deadwood_after !== undefined) parts.push(t("Loose points after it: %(points)s.", { points: why.deadwood_after }));
+  if (why.ends_round) parts.push(t("It ends the round."));
+  else if (why.hand_after !== undefined) parts.push(tn("%(n)s card left in your hand.", "%(n)s cards left in your hand.", why.hand_after));
+  return parts.join(" ");
+}
+
+$("practice-hint-button").addEventListener("click", async () => {
+  const box = $("practice-hint");
+  const answer = await state.connection.hint();
+  box.hidden = false;
+  if (answer.error) {
+    box.textContent = t("No hint now: it is not your turn.");
+    box.dataset.move = "";
+    return;
+  }
+  box.textContent = `${t("The hard bot would play:")} ${hintText(answer.ok)}`;
+  box.dataset.move = JSON.stringify(answer.ok.move);
+});
+
+$("practice-take-back").addEventListener("click", async () => {
+  $("practice-hint").hidden = true;
+  $("practice-round").hidden = true;
+  const answer = await state.connection.takeBack();
+  if (answer && answer.error) {
+    const box = $("practice-hint");
+    box.hidden = false;
+    box.textContent = t("Nothing of yours to take back.");
+  }
+});
+
+$("practice-download-record").addEventListener("click", downloadRecord);
+
+$("practice-abandon").addEventListener("click", () => {
+  if (!window.confirm(t("Abandon this game? It is removed from this device."))) return;
+  forgetRecord();
+  location.reload();
+});
+
+$("practice-new").addEventListener("click", () => {
+  forgetRecord();
+  location.reload();
+});
+
+function onChange(frame) {
+  $("practice-hint").hidden = true;
+  const over = frame.view.phase === "over";
+  $("practice-new").hidden = !over;
+  $("practice-abandon").hidden = over;
+  $("practice-hint-button").disabled = over;
+  page.dataset.phase = frame.view.phase;
+  page.dataset.version = String(frame.version);
+  if ((frame.events || []).some((e) => e.kind === "round_over")) showRoundEnd(frame);
+}
+
+/** Mount the table on the game's first frame and let the bots play when it is their turn. */
+async function play(answer) {
+  const frame = answer.ok.frame;
+  const connection = new LocalConnection(state.engine, {
+    delay: BOT_DELAY_MS,
+    onRecord: saveRecord,
+    onBotMove: (move) => botTimes.push(move),
+    onChange,
+  });
+  state.connection = connection;
+  $("practice-setup").hidden = true;
+  $("practice-game").hidden = false;
+  window.remiTableHost = { frame, key: "practice", connection };
+  await import(tableUrl);
+  connection.frame = frame;
+  onChange({ ...frame, events: [] });
+  connection.absorb(answer);
+  state.mounted = true;
+  page.dataset.state = "playing";
+  timings.playable = performance.now() - timings.start;
+  state.engine.call("warm").catch(() => {});
+}
+
+// --- start ----------------------------------------------------------------------------------------
+
+async function boot() {
+  const registration = registerServiceWorker();
+  try {
+    await keepFiles(config.downloads);
+  } catch (error) {
+    if (!navigator.onLine) fail(t("The engine is not on this device yet: open this page once while online."));
+    else fail(t("The engine could not be downloaded: %(error)s", { error: String(error.message || error) }));
+    return;
+  }
+  $("practice-download").hidden = true;
+  setStep(t("Starting the engine…"));
+  state.engine = new PracticeEngine(config.worker);
+  try {
+    timings.engine = await state.engine.init(config.index_url, config.archive_url);
+  } catch (error) {
+    fail(t("The engine could not start: %(error)s", { error: String(error.message || error) }));
+    return;
+  }
+  timings.engineReady = performance.now() - timings.start;
+  registration.then(markOffline);
+  const saved = loadRecord();
+  if (saved) {
+    const answer = await state.engine.call("resume", saved);
+    if (!answer.error) {
+      setStep("");
+      await play(answer);
+      return;
+    }
+    fail(t("The game kept on this device could not be resumed: %(error)s", { error: answer.error.message }));
+  }
+  setStep("");
+  $("practice-setup").hidden = false;
+  $("practice-start").disabled = false;
+  showVariant();
+  page.dataset.state = "setup";
+  timings.playable = performance.now() - timings.start;
+}
+
+window.remiPractice = { config, state, timings, botTimes, loadRecord };
+boot();
