@@ -68,6 +68,11 @@ bench: venv ## Benchmark the rules engine
 bench-bots: venv ## Bot level tournaments: win rates with 95% CIs, decision times (BENCH_BOTS_ARGS="--games 40 --variants gin")
 	$(BIN)/python -m games.engine.tools.tournament $(BENCH_BOTS_ARGS)
 
+.PHONY: bench-practice
+bench-practice: venv npm ## Practice in headless Chromium: cold/warm load to playable, bot move times per level (BENCH_PRACTICE_ARGS)
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/python scripts/bench_practice.py $(BENCH_PRACTICE_ARGS)
+
 soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 	SOAK=1 $(BIN)/pytest -m soak tests/engine
 

@@ -121,3 +121,22 @@ def test_without_npm_the_page_says_what_is_missing(
     assert "practice.js" not in page  # nothing tries to load what is not there
     assert client.get("/practice/sw.js").status_code == 404
     assert client.get("/").status_code == 200  # the rest of the site runs
+
+
+@needs_pyodide
+@pytest.mark.parametrize(("language", "title"), [("pl", "Trening"), ("ro", "Antrenament")])
+def test_the_page_speaks_the_players_language(client: Client, language: str, title: str) -> None:
+    """The page in Polish or Romanian, with the refusals' texts for the worker in that language
+    (English keeps the engine's own: its catalog is empty)."""
+    from django.conf import settings
+
+    from games.i18n_errors import MESSAGES
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get("/practice/").content.decode()
+    assert f"<h1>{title}</h1>" in page
+    data = config(client)
+    assert set(data["messages"]) == set(MESSAGES)
+    assert data["messages"]["not_your_turn"] != MESSAGES["not_your_turn"]
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert config(client)["messages"] == {}
