@@ -125,7 +125,7 @@ def retire() -> None:
 
     Once per process (``shutdown`` and ``atexit`` both call it).
     """
-    from games.models import ServerProcess
+    from games.models import AccountSocket, ServerProcess
 
     with _beating:  # a beat being written finishes first, and none follows
         if _stopped.is_set():
@@ -133,6 +133,9 @@ def retire() -> None:
         _stopped.set()
         try:
             ServerProcess.objects.filter(name=server_name()).update(beat=timezone.now() - timedelta(days=1))
+            # Its sockets no longer count against their accounts' caps (the sweep still closes
+            # its seats' sockets, which change the seats' presence).
+            AccountSocket.objects.filter(server=server_name()).delete()
         except Exception:  # pragma: no cover - the database may be gone already; the beat will age
             logger.warning("could not mark server %s gone", server_name(), exc_info=True)
         finally:

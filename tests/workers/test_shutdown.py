@@ -25,7 +25,7 @@ from django.utils import timezone
 from websockets.asyncio.client import connect
 
 from games import services
-from games.models import Match, MoveRecord, Room, ServerProcess
+from games.models import AccountSocket, Match, MoveRecord, Room, ServerProcess
 from tests.live_server import LiveServer, start_daphne
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 
@@ -97,6 +97,8 @@ def test_sigterm_right_after_a_seated_socket_closes_stops_the_server_in_order(tm
         beats = list(ServerProcess.objects.values_list("beat", flat=True))
         assert len(beats) == 1
         assert beats[0] < sent_at - timedelta(hours=1), text[-3000:]
+        # Its sockets no longer count against their accounts (at most 8 open at once).
+        assert not AccountSocket.objects.exists()
         ServerProcess.objects.all().delete()
         if embedded:
             # After SIGTERM no task started: at most the one already running committed its move.
