@@ -271,7 +271,7 @@ def test_a_failing_after_commit_callback_is_logged_by_name_and_the_commit_stands
 
     with transaction.atomic():
         Match.objects.filter(pk=match.pk).update(version=7)
-        services._on_commit(partial(_failing_after_commit, match_id=match.pk))
+        services.core.on_commit(partial(_failing_after_commit, match_id=match.pk))
     assert Match.objects.get(pk=match.pk).version == 7
     logged = [record for record in caplog.records if "on_commit" in record.getMessage()]
     assert len(logged) == 1
