@@ -81,6 +81,10 @@ soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 LOADTEST_URL ?= http://$(HOST):$(PORT)
 LOADTEST_ARGS ?=
 
+.PHONY: flood
+flood: venv ## One account floods the server inside its limits while tables play: p99 quiet vs flooded (FLOOD_ARGS)
+	$(BIN)/python scripts/flood.py --url $(LOADTEST_URL) $(FLOOD_ARGS)
+
 .PHONY: loadtest
 loadtest: venv ## Play 200 tables x 4 seats over WebSockets against the server at LOADTEST_URL; prints figures
 	$(BIN)/python scripts/loadtest.py --url $(LOADTEST_URL) $(LOADTEST_ARGS)

@@ -34,6 +34,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -61,7 +62,17 @@ from games.errors import (
     SeatTakenError,
     StaleVersionError,
 )
-from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat, SeatSocket, ServerProcess
+from games.models import (
+    AccountSocket,
+    Match,
+    MoveRecord,
+    Room,
+    Round,
+    ScoreLine,
+    Seat,
+    SeatSocket,
+    ServerProcess,
+)
 from games.selectors import SeatRow
 
 logger = logging.getLogger(__name__)
@@ -606,7 +617,22 @@ def _publish_after_commit(
         resume_at=match.resume_at,
         except_channel=except_channel,
     )
-    transaction.on_commit(callback, robust=True)
+    _on_commit(callback)
+
+
+def _on_commit(callback: partial[None]) -> None:
+    """``transaction.on_commit(callback, robust=True)`` for a ``functools.partial``.
+
+    A robust hook that raises is logged by Django under the callable's ``__qualname__``, which a
+    partial lacks: the logging itself then raised AttributeError and the hook was not robust at
+    all (the task that committed failed). The wrapper has the wrapped function's name.
+    """
+
+    def run() -> None:
+        callback()
+
+    run.__qualname__ = run.__name__ = getattr(callback.func, "__qualname__", repr(callback.func))
+    transaction.on_commit(run, robust=True)
 
 
 def _after_commit(
@@ -805,6 +831,7 @@ def presence_reset() -> int:
         ).update(state=Seat.State.OFFLINE, offline_since=now)
         Seat.objects.filter(connections__gt=0).update(connections=0)
         SeatSocket.objects.all().delete()
+        AccountSocket.objects.all().delete()
         ServerProcess.objects.all().delete()
     return changed
 
@@ -1002,6 +1029,28 @@ def seat_disconnect(
         return _sockets_closed(seat_id=seat_id, match_id=match_id, count=1)
 
 
+def account_socket_open(*, user: AbstractBaseUser, channel: str) -> bool:
+    """Record a game socket of ``user`` on this server process; False (nothing recorded) if the
+    account already has ``WS_MAX_SOCKETS_PER_ACCOUNT`` open, on any server process.
+
+    Under the user's row lock, so two sockets opening at once cannot both take the last place.
+    """
+    limit = settings.WS_MAX_SOCKETS_PER_ACCOUNT
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+        if AccountSocket.objects.filter(user_id=user.pk).count() >= limit:
+            return False
+        AccountSocket.objects.create(
+            user_id=user.pk, server=servers.server_name(), channel=channel, opened=timezone.now()
+        )
+    return True
+
+
+def account_socket_close(*, channel: str) -> None:
+    """A socket recorded by ``account_socket_open`` closed."""
+    AccountSocket.objects.filter(channel=channel).delete()
+
+
 def _sockets_closed(*, seat_id: int, match_id: int | None, count: int) -> bool:
     """``count`` sockets of a seat closed (in a transaction): when none is left, a connected
     seat goes ``offline`` (everyone hears it) and its grace period starts. Whether it changed."""
@@ -1013,7 +1062,7 @@ def _sockets_closed(*, seat_id: int, match_id: int | None, count: int) -> bool:
     if changed:
         if match_id is not None:
             _presence_publish(match_id=match_id)
-        transaction.on_commit(partial(seat_grace_schedule, seat_id=seat_id), robust=True)
+        _on_commit(partial(seat_grace_schedule, seat_id=seat_id))
     return bool(changed)
 
 
@@ -1039,6 +1088,7 @@ def servers_gone(*, now: datetime | None = None) -> int:
                 SeatSocket.objects.select_for_update().filter(server=name).values_list("seat_id", flat=True)
             )
             SeatSocket.objects.filter(server=name).delete()
+            AccountSocket.objects.filter(server=name).delete()
             gone.delete()
             for seat_id, count in sorted(counts.items()):
                 offline += _sockets_closed(seat_id=seat_id, match_id=_latest_match_id(seat_id), count=count)

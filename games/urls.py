@@ -27,6 +27,7 @@ urlpatterns = [
     path("table/display/", views_rack.card_display, name="card_display"),
     path("leaderboard/", views_ranked.leaderboard, name="leaderboard"),
     path("healthz/", views.healthz, name="healthz"),
+    path("protocol.schema.json", views.protocol_schema, name="protocol_schema"),
     # Practice offline (docs/practice.md): the page, and the scripts that must sit in its scope.
     path("practice/", views_practice.practice, name="practice"),
     path("practice/worker.js", views_practice.practice_worker, name="practice_worker"),

@@ -11,7 +11,6 @@ match is over. ``docs/record.md`` documents the record.
 from __future__ import annotations
 
 import csv
-import json
 from typing import Any
 
 from django import forms
@@ -24,7 +23,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from games import engine, ratings, selectors
+from games import engine, protocol, ratings, selectors
 from games.engine import (
     RECORD_FORMAT,
     Discard,
@@ -42,6 +41,8 @@ PAGE_SIZE = 20
 VERIFY_MAX_BYTES = 5 * 1024 * 1024
 #: The most moves /verify/ replays (a long Remi evening is a few thousand).
 VERIFY_MAX_MOVES = 50_000
+#: How deeply a record's JSON may nest (a record's move with lay-offs is 6 levels down).
+VERIFY_MAX_NESTING = 32
 
 
 # --- which matches a viewer may see -------------------------------------------------------------
@@ -459,10 +460,12 @@ class VerifyForm(forms.Form):
         if not text.strip():
             raise forms.ValidationError(gettext("Paste a record or choose a file."), code="empty")
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
+            document = protocol.read_json(text, max_chars=VERIFY_MAX_BYTES, max_nesting=VERIFY_MAX_NESTING)
+        except protocol.MalformedMessageError as error:
             raise forms.ValidationError(
-                gettext("This is not JSON: %(error)s") % {"error": error}, code="not_json"
+                # The parser's own words where there are some ("Expecting value: line 1 ...").
+                gettext("This is not JSON: %(error)s") % {"error": error.__cause__ or error},
+                code="not_json",
             ) from None
         if not isinstance(document, dict):
             raise forms.ValidationError(gettext("A game record is a JSON object."), code="not_record")

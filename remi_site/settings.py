@@ -123,6 +123,11 @@ LOGOUT_REDIRECT_URL = "home"
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+#: Failed logins from one address, whatever the usernames, before it is locked out the same way
+#: (accounts/rate_limit.py).
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+#: New accounts one address may register in an hour.
+REGISTRATIONS_PER_ADDRESS_PER_HOUR = int(os.environ.get("REGISTRATIONS_PER_ADDRESS_PER_HOUR", "5"))
 AXES_USERNAME_CALLABLE = "accounts.rate_limit.lockout_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.rate_limit.lockout_response"
@@ -297,6 +302,22 @@ SERVER_HEARTBEAT_SECONDS = env_float("SERVER_HEARTBEAT_SECONDS", 0.0 if RUNNING_
 #: A server process whose heartbeat is older than this is gone (killed hard): the sweep closes
 #: the sockets it held, and their seats go offline, then away after their grace period.
 SERVER_GONE_AFTER_SECONDS = env_float("SERVER_GONE_AFTER_SECONDS", 45.0)
+
+# --- Limits on game sockets (docs/protocol.md, "Limits") ----------------------------------------
+#: Each socket's message budget: a burst, then so many a second; far over it (the factor times
+#: both), the socket is closed with 4429.
+WS_RATE_LIMIT_BURST = int(env_float("WS_RATE_LIMIT_BURST", 20))
+WS_RATE_LIMIT_PER_SECOND = env_float("WS_RATE_LIMIT_PER_SECOND", 10.0)
+WS_RATE_LIMIT_CLOSE_FACTOR = env_float("WS_RATE_LIMIT_CLOSE_FACTOR", 5.0)
+#: One account's budget over all its sockets on one server process (a message must fit both).
+WS_ACCOUNT_RATE_LIMIT_BURST = int(env_float("WS_ACCOUNT_RATE_LIMIT_BURST", 40))
+WS_ACCOUNT_RATE_LIMIT_PER_SECOND = env_float("WS_ACCOUNT_RATE_LIMIT_PER_SECOND", 20.0)
+#: Game sockets one account may have open at once, over every server process (more: 4409).
+WS_MAX_SOCKETS_PER_ACCOUNT = int(env_float("WS_MAX_SOCKETS_PER_ACCOUNT", 8))
+#: Socket handshakes one address may make on one server process: a burst, then so many a minute
+#: (more: 4409, before the session is looked up). Behind a proxy, run daphne with --proxy-headers.
+WS_HANDSHAKE_BURST = int(env_float("WS_HANDSHAKE_BURST", 30))
+WS_HANDSHAKES_PER_MINUTE = env_float("WS_HANDSHAKES_PER_MINUTE", 60.0)
 
 # Redis is also the cache when it is there; otherwise each process has its own memory cache.
 if REDIS_URL:
