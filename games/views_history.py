@@ -11,6 +11,7 @@ match is over. ``docs/record.md`` documents the record.
 from __future__ import annotations
 
 import csv
+import json
 from typing import Any
 
 from django import forms
