@@ -55,8 +55,11 @@ test-engine: venv ## Run the rules engine tests and doctests only (no database)
 lint: venv ## Ruff lint, ruff format check, import contracts
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
 
-typecheck: venv ## Strict mypy on the rules engine
-	$(BIN)/mypy --strict games/engine
+# The engine and the pure modules practice sends to the browser with it (docs/practice.md).
+BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py
+
+typecheck: venv ## Strict mypy on the rules engine and the pure modules the browser runs with it
+	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice_assets.py
 
 fmt: venv ## Apply ruff fixes and formatting
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .

@@ -321,7 +321,7 @@ def reason(
     if play:
         melds += list(play.get("melds") or [])
     if melds:
-        points = []
+        points: list[int | None] = []
         for cards in melds:
             try:
                 points.append(rules.meld_points(" ".join(cards)))
@@ -371,7 +371,7 @@ def call(name: str, payload: str = "null") -> str:
     """
     global _game, _catalog
     try:
-        args = json.loads(payload) if payload else None
+        args: Any = json.loads(payload) if payload else None
         if name == "language":
             _catalog = {str(key): str(text) for key, text in dict(args or {}).items()}
             return json.dumps({"ok": {"texts": len(_catalog)}})

@@ -22,6 +22,7 @@ urlpatterns = [
         name="round_replay",
     ),
     path("verify/", views_history.verify, name="verify"),
+    path("verify/replay/", views_history.verify_replay, name="verify_replay"),
     path("matches/<int:match_id>/rack/", views_rack.rack_check, name="match_rack"),
     path("table/display/", views_rack.card_display, name="card_display"),
     path("leaderboard/", views_ranked.leaderboard, name="leaderboard"),
