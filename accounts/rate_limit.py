@@ -1,4 +1,4 @@
-"""Login and registration rate limiting (settings in remi_site/settings.py, docs/operations.md).
+"""Login and registration rate limiting (settings in remi_site/settings/base.py, docs/operations.md).
 
 * Failed logins are counted by django-axes per (username, client IP) in the database; after
   AXES_FAILURE_LIMIT failures that pair is refused with HTTP 429 and the page of

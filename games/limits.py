@@ -9,7 +9,7 @@
 * ``HandshakeLimit``: an ASGI middleware in front of the WebSocket routes that refuses an
   address's handshakes past a burst and a rate (4409), before its session is looked up.
 
-The settings of the same names (``WS_...``, remi_site/settings.py) give the figures.
+The settings of the same names (``WS_...``, remi_site/settings/base.py) give the figures.
 """
 
 from __future__ import annotations

@@ -105,6 +105,8 @@ def start_daphne(
         DATABASE_URL=database_url or subprocess_database_url(),
         EMBEDDED_WORKER="1" if embedded_worker else "0",
         SERVER_HEARTBEAT_SECONDS=str(heartbeat),
+        # The site's own settings, not the test runner's (remi_site/settings/test.py).
+        DJANGO_SETTINGS_MODULE="remi_site.settings",
         # Every client of a test connects from 127.0.0.1: the per-address handshake limit
         # (games/limits.py, tested in-process by tests/realtime/test_limits.py) would count a
         # whole session's browsers as one visitor.
@@ -151,7 +153,11 @@ def start_celery_worker(log_dir: Path, *, env: Mapping[str, str] | None = None) 
     Returned as a ``LiveServer`` without a port, for its ``stop`` and its log.
     """
     environment = dict(
-        os.environ, DATABASE_URL=subprocess_database_url(), PYTHONUNBUFFERED="1", **(env or {})
+        os.environ,
+        DATABASE_URL=subprocess_database_url(),
+        DJANGO_SETTINGS_MODULE="remi_site.settings",
+        PYTHONUNBUFFERED="1",
+        **(env or {}),
     )
     log = log_dir / f"celery-{uuid.uuid4().hex[:8]}.log"
     command = [sys.executable, "-m", "celery", "-A", "remi_site", "worker", "--pool", "solo", "-l", "warning"]
