@@ -45,9 +45,13 @@ worker: venv ## Run a celery worker (needs REDIS_URL: the default memory:// brok
 	  exit 2; fi
 	$(BIN)/celery -A remi_site worker -l info
 
-test: venv npm ## Run every test (site, engine, doctests); PYTEST_ARGS adds pytest options
+# Tests run in parallel, one pytest-xdist worker per CPU (TEST_WORKERS=0: in this process), each
+# with its own test databases and Celery queue; a test file stays on one worker.
+TEST_WORKERS ?= auto
+
+test: venv npm ## Run every test (site, engine, doctests) in parallel; PYTEST_ARGS adds pytest options
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test-engine: venv ## Run the rules engine tests and doctests only (no database)
 	$(BIN)/pytest tests/engine games/engine docs/engine.md

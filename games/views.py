@@ -21,6 +21,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
 from games import engine, i18n_rules, selectors, services
+from games.card_labels import card_label
 from games.errors import BadOptionsError, GameError, MatchNotFoundError, RoomNotFoundError
 from games.forms import BotForm, RoomForm, SeatForm, variant_or_default
 from games.i18n_errors import translated_message
@@ -117,7 +118,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "frame": frame,
         "view": view,
         "title": _(engine.variant(view["variant"]).title),
-        "hand": [_card(card) for card in view["hand"]] if view["hand"] is not None else None,
+        "hand": [card_label(card) for card in view["hand"]] if view["hand"] is not None else None,
         "players": [
             {
                 "index": index,
@@ -133,26 +134,19 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "melds": [
             {
                 **meld,
-                "faces": [_card(card) for card in meld["cards"]],
+                "faces": [card_label(card) for card in meld["cards"]],
                 "owner_name": view["names"][meld["owner"]],
             }
             for meld in view["melds"]
         ],
-        "discard": [_card(card) for card in view["discard"]],
-        "atu": _card(view["atu"]) if view["atu"] else None,
+        "discard": [card_label(card) for card in view["discard"]],
+        "atu": card_label(view["atu"]) if view["atu"] else None,
         "rounds": [_round_entry(r) for r in rounds],
     }
     from games.views_history import match_history_context  # rating changes, export links
 
     context.update(match_history_context(request, match))
     return render(request, "games/match.html", context)
-
-
-def match_list(request: HttpRequest) -> HttpResponse:
-    """The user's matches, newest first, filtered (``games.views_history``)."""
-    from games.views_history import match_list_mine
-
-    return match_list_mine(request)
 
 
 @login_required
@@ -324,25 +318,3 @@ def _options_summary(rules: engine.Rules) -> str:
         label = _(spec["name"].replace("_", " ").capitalize()).lower()
         parts.append(f"{label} {shown}")
     return " · ".join(parts)
-
-
-_SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
-_RANKS = {"T": "10"}
-
-
-def _card(card_id: str) -> dict[str, Any]:
-    """A card id ("TD#2", "JK#1", "JK#1(9D)") as a label for people, keeping its id."""
-    base, _, declared = card_id.partition("(")
-    face = base.partition("#")[0]
-    stands_for = declared.rstrip(")")
-    if face == "JK":
-        label = "Joker" + (f" ({_face_label(stands_for)[0]})" if stands_for else "")
-        return {"id": card_id, "label": label, "red": False, "joker": True}
-    label, red = _face_label(face)
-    return {"id": card_id, "label": label, "red": red, "joker": False}
-
-
-def _face_label(face: str) -> tuple[str, bool]:
-    rank, suit = face[:-1], face[-1:]
-    symbol, red = _SUITS.get(suit, (suit, False))
-    return _RANKS.get(rank, rank) + symbol, red

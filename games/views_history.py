@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import engine, protocol, ratings, selectors
+from games.card_labels import card_label
 from games.engine import (
     RECORD_FORMAT,
     Discard,
@@ -434,8 +435,6 @@ def replay_frames(
 
 
 def _card(card: Any) -> dict[str, Any]:
-    from games.views import _card as card_label
-
     return card_label(str(card))
 
 

@@ -101,6 +101,10 @@ def test_sigterm_right_after_a_seated_socket_closes_stops_the_server_in_order(tm
         assert not AccountSocket.objects.exists()
         ServerProcess.objects.all().delete()
         if embedded:
-            # After SIGTERM no task started: at most the one already running committed its move.
-            assert MoveRecord.objects.filter(match=bots, created__gt=sent_at).count() <= 1
+            # No task ran after the stop began: the beat was dated back a day (servers.retire)
+            # once the task gate had closed and the task running then had ended, so no move of
+            # the bots' table is later than that moment. (A loaded machine may deliver SIGTERM a
+            # few tasks after ``sent_at``.)
+            stopped = beats[0] + timedelta(days=1)
+            assert not MoveRecord.objects.filter(match=bots, created__gt=stopped).exists()
     print("seconds from SIGTERM to exit:", ", ".join(f"{t:.2f}" for t in times if t is not None))

@@ -1,0 +1,32 @@
+"""Card ids as labels for people, on the server's pages (the match page, replays, history).
+
+>>> card_label("TD#2")
+{'id': 'TD#2', 'label': '10♦', 'red': True, 'joker': False}
+>>> card_label("JK#1(9S)")["label"]
+'Joker (9♠)'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
+_RANKS = {"T": "10"}
+
+
+def card_label(card_id: str) -> dict[str, Any]:
+    """A card id ("TD#2", "JK#1", "JK#1(9D)") as a label for people, keeping its id."""
+    base, _, declared = card_id.partition("(")
+    face = base.partition("#")[0]
+    stands_for = declared.rstrip(")")
+    if face == "JK":
+        label = "Joker" + (f" ({_face_label(stands_for)[0]})" if stands_for else "")
+        return {"id": card_id, "label": label, "red": False, "joker": True}
+    label, red = _face_label(face)
+    return {"id": card_id, "label": label, "red": red, "joker": False}
+
+
+def _face_label(face: str) -> tuple[str, bool]:
+    rank, suit = face[:-1], face[-1:]
+    symbol, red = _SUITS.get(suit, (suit, False))
+    return _RANKS.get(rank, rank) + symbol, red

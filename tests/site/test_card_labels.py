@@ -1,0 +1,10 @@
+"""Card labels on the server's pages (games/card_labels.py)."""
+
+import doctest
+
+from games import card_labels
+
+
+def test_the_module_examples_hold() -> None:
+    result = doctest.testmod(card_labels)
+    assert (result.attempted, result.failed) == (2, 0)

@@ -1,0 +1,90 @@
+"""The import picture of the site (issue 17; docs/architecture.md): imports point downward.
+
+import-linter's contracts (pyproject.toml, ``make lint``) keep the engine pure, keep the site on
+the engine's public surface and keep ``games`` and ``accounts`` out of ``remi_site``. What they
+cannot say is checked here: no import cycle inside ``games`` but the one through ``games.tasks``
+(the services queue tasks, the tasks call the services; the services import ``tasks`` inside a
+function, at the moment they queue one).
+"""
+
+from __future__ import annotations
+
+import grimp
+
+#: The one cycle allowed: services <-> tasks.
+THROUGH = "games.tasks"
+
+
+def _cycles(graph: grimp.ImportGraph, modules: set[str]) -> list[list[str]]:
+    """Every strongly connected set of two or more modules (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root) & modules)))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append(
+                        (child, iter(sorted(graph.find_modules_directly_imported_by(child) & modules)))
+                    )
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycle_in_games_but_through_the_tasks() -> None:
+    graph = grimp.build_graph("games", "accounts", "remi_site")
+    # The site's modules; the engine's own structure is checked by its own tests (tests/engine).
+    # A package that re-exports its parts (``games.services``) and its parts are one unit here.
+    site = {
+        module
+        for module in graph.modules
+        if module.startswith("games.") and not module.startswith("games.engine.")
+    }
+    assert _cycles(graph, site - {THROUGH, "games.services"}) == []
+
+
+def test_no_module_of_games_imports_the_project_wiring() -> None:
+    graph = grimp.build_graph("games", "accounts", "remi_site")
+    importers = {
+        module
+        for module in graph.find_modules_that_directly_import("remi_site")
+        | {
+            m
+            for child in graph.find_children("remi_site")
+            for m in graph.find_modules_that_directly_import(child)
+        }
+        if module.startswith(("games", "accounts"))
+    }
+    assert importers == set()
