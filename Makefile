@@ -55,8 +55,11 @@ test-engine: venv ## Run the rules engine tests and doctests only (no database)
 lint: venv ## Ruff lint, ruff format check, import contracts
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
 
-typecheck: venv ## Strict mypy on the rules engine
-	$(BIN)/mypy --strict games/engine
+# The engine and the pure modules practice sends to the browser with it (docs/practice.md).
+BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py
+
+typecheck: venv ## Strict mypy on the rules engine and the pure modules the browser runs with it
+	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice_assets.py
 
 fmt: venv ## Apply ruff fixes and formatting
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .
@@ -68,6 +71,11 @@ bench: venv ## Benchmark the rules engine
 bench-bots: venv ## Bot level tournaments: win rates with 95% CIs, decision times (BENCH_BOTS_ARGS="--games 40 --variants gin")
 	$(BIN)/python -m games.engine.tools.tournament $(BENCH_BOTS_ARGS)
 
+.PHONY: bench-practice
+bench-practice: venv npm ## Practice in headless Chromium: cold/warm load to playable, bot move times per level (BENCH_PRACTICE_ARGS)
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/python scripts/bench_practice.py $(BENCH_PRACTICE_ARGS)
+
 soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 	SOAK=1 $(BIN)/pytest -m soak tests/engine
 
@@ -75,6 +83,10 @@ soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 # nothing itself. LOADTEST_ARGS e.g. "--tables 20 --seats 4 --moves 40 --think 0.5" (docs/operations.md, "Load test").
 LOADTEST_URL ?= http://$(HOST):$(PORT)
 LOADTEST_ARGS ?=
+
+.PHONY: flood
+flood: venv ## One account floods the server inside its limits while tables play: p99 quiet vs flooded (FLOOD_ARGS)
+	$(BIN)/python scripts/flood.py --url $(LOADTEST_URL) $(FLOOD_ARGS)
 
 .PHONY: loadtest
 loadtest: venv ## Play 200 tables x 4 seats over WebSockets against the server at LOADTEST_URL; prints figures

@@ -3,6 +3,8 @@
 Log in, log out, password change and password reset are Django's own views (see accounts/urls.py).
 """
 
+from http import HTTPStatus
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -17,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import PreferencesForm, RegistrationForm
 from accounts.middleware import offered
+from accounts.rate_limit import registration_allowed, registration_recorded
 from accounts.selectors import user_get_public
 from accounts.services import user_register, user_set_language
 from games.selectors import match_history
@@ -30,6 +33,13 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("profile", username=request.user.get_username())
     form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and not registration_allowed(request):
+        form.is_valid()
+        form.add_error(
+            None,
+            _("Too many accounts were made from your address in the last hour. Try again later."),
+        )
+        return render(request, "accounts/register.html", {"form": form}, status=HTTPStatus.TOO_MANY_REQUESTS)
     if request.method == "POST" and form.is_valid():
         try:
             user = user_register(
@@ -40,6 +50,7 @@ def register(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_service_errors(error)
         else:
+            registration_recorded(request)
             login(request, user, backend=_MODEL_BACKEND)
             messages.success(
                 request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username}

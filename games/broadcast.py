@@ -1,20 +1,37 @@
-"""Pushing game frames to sockets: group names and the channel-layer send.
+"""Pushing game frames to sockets: group names, the frames of each audience, and the send.
 
 Each seat has its own group and gets a frame built with ``engine.view_for(state, seat)``, so a
 seat's hand only ever travels to that seat's group; spectators get ``view_for(state, None)``.
 Every frame is built by ``games.framing.frame_for``, the function practice runs in the browser.
-Called from ``transaction.on_commit`` only, never inside a transaction. The send itself goes
-through ``remi_site.embedded.broadcast_many``, which also works from the Celery worker thread
-that runs inside the server in single-process mode.
+Called from ``transaction.on_commit`` only, never inside a transaction.
+
+``send_many`` is the one way game code pushes to sockets, from any thread. In the server process
+a send from another thread (a database thread of ``database_sync_to_async``, or the embedded
+Celery worker's) is handed to the server's loop (``call_soon_threadsafe``) and sent there by its
+``Outbox``, in order, without the sending thread waiting: the in-memory layer's queues belong to
+that loop and are not thread-safe (a plain ``async_to_sync`` from the worker thread is never
+delivered), and for channels_redis the wait would hold up every other database call of the
+process. Without a server loop (a ``celery worker`` process, a command, a test) the send goes
+through ``async_to_sync``. Once the server process has begun to stop (``servers.stopping``)
+nothing is sent: its sockets are closing, and a send through ``async_to_sync`` would wait for a
+loop that has stopped (that wait once hung daphne on SIGTERM until it was killed).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import threading
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games import engine, framing
-from remi_site import embedded
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games import engine, framing, servers
+
+logger = logging.getLogger(__name__)
 
 #: The layer message type; consumers handle it in ``async def match_frame(self, message)``.
 FRAME_MESSAGE = "match.frame"
@@ -73,9 +90,118 @@ def publish(
     forward this frame (it reads a fresh one itself: a socket that has just connected).
     """
     extra = {"except": except_channel} if except_channel is not None else {}
-    embedded.broadcast_many(
+    send_many(
         (group, {"type": FRAME_MESSAGE, "frame": frame, **extra})
         for group, frame in frames(
             match_id=match_id, state=state, version=version, events=events, clock=clock, seats=seats
         )
     )
+
+
+# --- the send ------------------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_loop() -> None:
+    """Note the running event loop (the server's): sends from other threads are run on it."""
+    global _loop
+    _loop = asyncio.get_running_loop()
+
+
+def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
+    """Send each (group, message) in order, from any synchronous code in any thread.
+
+    In the server process (its loop is known and running) the messages are handed to the loop's
+    ``Outbox`` and this returns at once: the thread that runs the database work does not wait
+    for the loop, which serves every socket, to get round to the send. The outbox sends batches
+    in the order they were handed over (each right after its commit; a client keeps the newest
+    version it has seen in any case).
+    Elsewhere (a ``celery worker`` process, a management command, a test without a running loop)
+    the sends run through ``async_to_sync`` and are done when this returns.
+    """
+    pending = list(messages)
+    if not pending:
+        return
+    if servers.stopping():
+        logger.info("server stopping: %d message(s) to %s not sent", len(pending), pending[0][0])
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = _loop
+    if loop is not None and loop.is_running():
+        outbox = _outbox_for(loop)
+        if _running_loop() is loop:  # sync code on the loop itself
+            outbox.put(layer, pending)
+        else:
+            loop.call_soon_threadsafe(outbox.put, layer, pending)
+        return
+    async_to_sync(send_batch)(layer, pending)
+
+
+async def send_batch(layer: Any, pending: list[tuple[str, dict[str, Any]]]) -> None:
+    """Every (group, message) through ``layer``: in one call when it has ``group_send_many``."""
+    send_many = getattr(type(layer), "group_send_many", None)
+    if send_many is not None:
+        await layer.group_send_many(pending)
+        return
+    for group, message in pending:
+        await layer.group_send(group, message)
+
+
+class Outbox:
+    """The sends handed to one event loop by ``send_many``, sent one batch after another.
+
+    ``put`` runs on the loop only (other threads reach it with ``call_soon_threadsafe``). One
+    task drains the queue; batches queued meanwhile for the same layer go out together, so a
+    busy server makes fewer, larger trips to the channel layer.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.queue: deque[tuple[Any, list[tuple[str, dict[str, Any]]]]] = deque()
+        self.draining = False
+
+    def put(self, layer: Any, pending: list[tuple[str, dict[str, Any]]]) -> None:
+        self.queue.append((layer, pending))
+        if not self.draining:
+            self.draining = True
+            self.loop.create_task(self.drain())
+
+    async def drain(self) -> None:
+        try:
+            while self.queue:
+                layer, batch = self.queue.popleft()
+                batch = list(batch)
+                while self.queue and self.queue[0][0] is layer:
+                    batch.extend(self.queue.popleft()[1])
+                try:
+                    await send_batch(layer, batch)
+                except Exception:
+                    logger.exception("a broadcast to %s was not sent", batch[0][0])
+        finally:
+            self.draining = False
+
+
+_outboxes: dict[asyncio.AbstractEventLoop, Outbox] = {}
+
+
+def _outbox_for(loop: asyncio.AbstractEventLoop) -> Outbox:
+    outbox = _outboxes.get(loop)
+    if outbox is None:
+        with _lock:
+            outbox = _outboxes.get(loop)
+            if outbox is None:
+                for old in [known for known in _outboxes if known.is_closed()]:
+                    del _outboxes[old]
+                outbox = _outboxes[loop] = Outbox(loop)
+    return outbox
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -30,126 +30,47 @@ the channel layer, so a client can time a bare round trip through Channels (the 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
 from time import monotonic
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
-from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections, connections
 
-from games import broadcast, protocol, selectors, services
+from games import broadcast, limits, protocol, selectors, servers, services
 from games.engine import IllegalMoveError
 from games.errors import GameError, MatchNotFoundError, StaleVersionError
 from games.i18n_errors import language_for_scope, localize_error_frame
-from games.models import Match
+from games.limits import MessageLimiter, RateLimitedError, TokenBucket
+
+__all__ = [
+    "EchoConsumer",
+    "GameConsumer",
+    "MessageLimiter",
+    "NowhereConsumer",
+    "RateLimitedError",
+    "TokenBucket",
+]
 
 logger = logging.getLogger(__name__)
 
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_MATCH_NOT_FOUND = 4404
-CLOSE_RATE_LIMITED = 4429
-
-#: Per-socket message budget (settings of the same name override them): a burst of
-#: ``WS_RATE_LIMIT_BURST`` messages, then ``WS_RATE_LIMIT_PER_SECOND`` a second. A socket that
-#: sends more than ``WS_RATE_LIMIT_CLOSE_FACTOR`` times that (a burst of 100, or over 50 a second
-#: for long) is closed with 4429.
-WS_RATE_LIMIT_BURST = 20
-WS_RATE_LIMIT_PER_SECOND = 10.0
-WS_RATE_LIMIT_CLOSE_FACTOR = 5
+CLOSE_RATE_LIMITED = limits.CLOSE_RATE_LIMITED
+CLOSE_TOO_MANY_SOCKETS = limits.CLOSE_TOO_MANY_SOCKETS
+#: WebSocket's own codes: the server is restarting (reconnect in a moment), and a fault of ours.
+CLOSE_SERVER_STOPPING = 1012
+CLOSE_SERVER_FAULT = 1011
 
 #: Errors a client can cause; they are answered with their own code, to the sender only.
 CLIENT_ERRORS = (protocol.MalformedMessageError, IllegalMoveError, GameError)
-
-
-class RateLimitedError(GameError):
-    """The socket sent more messages than its budget; this one was not read."""
-
-    code = "rate_limited"
-
-    def __init__(self, *, per_second: float, burst: int, retry_after: float) -> None:
-        super().__init__(
-            f"too many messages: at most {per_second:g} a second (bursts of {burst})",
-            retry_after=round(retry_after, 3),
-        )
-        self.retry_after = retry_after
-
-
-class TokenBucket:
-    """``capacity`` tokens, refilled at ``rate`` a second; a message spends one.
-
-    >>> bucket = TokenBucket(capacity=2, rate=1.0, now=0.0)
-    >>> [bucket.take(0.0) for _ in range(3)], bucket.take(0.5), bucket.take(1.0)
-    ([True, True, False], False, True)
-    >>> bucket.wait()
-    1.0
-    """
-
-    __slots__ = ("capacity", "rate", "stamp", "tokens")
-
-    def __init__(self, *, capacity: float, rate: float, now: float) -> None:
-        self.capacity = float(capacity)
-        self.rate = float(rate)
-        self.tokens = float(capacity)
-        self.stamp = now
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.capacity, self.tokens + max(0.0, now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-    def wait(self) -> float:
-        """Seconds until the next token (0 if there is one)."""
-        return max(0.0, (1.0 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
-
-
-class MessageLimiter:
-    """One socket's budget: two token buckets over the same messages.
-
-    ``messages`` (``burst`` tokens, ``per_second`` refill) decides whether a message is read;
-    ``abuse`` (``factor`` times both) is spent by every message, read or refused, and when it is
-    empty the socket is closed.
-
-    >>> limiter = MessageLimiter(burst=2, per_second=1, factor=3, now=0.0)
-    >>> [limiter.check(0.0) for _ in range(7)]
-    ['ok', 'ok', 'limited', 'limited', 'limited', 'limited', 'close']
-    """
-
-    def __init__(self, *, burst: int, per_second: float, factor: float, now: float) -> None:
-        self.burst = burst
-        self.per_second = per_second
-        self.messages = TokenBucket(capacity=burst, rate=per_second, now=now)
-        self.abuse = TokenBucket(capacity=burst * factor, rate=per_second * factor, now=now)
-
-    @classmethod
-    def from_settings(cls, now: float) -> MessageLimiter:
-        return cls(
-            burst=int(getattr(settings, "WS_RATE_LIMIT_BURST", WS_RATE_LIMIT_BURST)),
-            per_second=float(getattr(settings, "WS_RATE_LIMIT_PER_SECOND", WS_RATE_LIMIT_PER_SECOND)),
-            factor=float(getattr(settings, "WS_RATE_LIMIT_CLOSE_FACTOR", WS_RATE_LIMIT_CLOSE_FACTOR)),
-            now=now,
-        )
-
-    def check(self, now: float) -> Literal["ok", "limited", "close"]:
-        if not self.abuse.take(now):
-            return "close"
-        if not self.messages.take(now):
-            return "limited"
-        return "ok"
-
-    def error(self) -> RateLimitedError:
-        return RateLimitedError(
-            per_second=self.per_second, burst=self.burst, retry_after=self.messages.wait()
-        )
 
 
 def _readable_id(content: Any) -> protocol.RequestId:
@@ -163,8 +84,8 @@ def _readable_id(content: Any) -> protocol.RequestId:
 def _request_id(text_data: str | None) -> protocol.RequestId:
     """The ``id`` of a message that will not be read any further, if it has a valid one."""
     try:
-        return _readable_id(json.loads(text_data)) if text_data is not None else None
-    except ValueError:
+        return _readable_id(protocol.read_json(text_data)) if text_data is not None else None
+    except protocol.MalformedMessageError:
         return None
 
 
@@ -186,11 +107,39 @@ class DirectDispatchMixin:
         await handler(message)
 
 
-class RateLimitMixin:
-    """``_within_budget`` for a consumer's ``receive``: answers or closes a socket over budget."""
+class AccountLimitsMixin:
+    """The limits of games/limits.py for a consumer (docs/protocol.md, "Limits").
+
+    ``_open_for_account`` when a logged-in user's socket connects: at most
+    ``WS_MAX_SOCKETS_PER_ACCOUNT`` open over every server process (False: refuse it with 4409),
+    and the account's shared message budget is taken up; ``_close_for_account`` when it goes.
+    ``_within_budget`` for ``receive``: a message must fit the socket's budget and its account's;
+    otherwise it is answered ``rate_limited`` (or, far over the socket's, the socket is closed).
+    """
 
     limiter: MessageLimiter | None = None
     closing: bool = False
+    account_id: int | None = None
+
+    async def _open_for_account(self, user: AbstractBaseUser) -> bool:
+        channel = self.channel_name  # type: ignore[attr-defined]
+        if not await database_sync_to_async(services.account_socket_open)(user=user, channel=channel):
+            logger.info("account %s: too many sockets open", user.pk)
+            return False
+        self.account_id = int(user.pk)
+        limits.ACCOUNTS.acquire(self.account_id, now=monotonic())
+        return True
+
+    async def _close_for_account(self) -> None:
+        if self.account_id is None:
+            return
+        limits.ACCOUNTS.release(self.account_id)
+        self.account_id = None
+        channel = self.channel_name  # type: ignore[attr-defined]
+        try:
+            await database_sync_to_async(services.account_socket_close)(channel=channel)
+        except Exception:  # never lose the close over it: the sweep removes what a server left
+            logger.exception("the account socket %s was not removed", channel)
 
     async def _within_budget(self, text_data: str | None) -> bool:
         """True if the message may be read; otherwise it has been answered (or the socket closed)."""
@@ -200,14 +149,18 @@ class RateLimitMixin:
         if self.limiter is None:
             self.limiter = MessageLimiter.from_settings(now)
         verdict = self.limiter.check(now)
-        if verdict == "ok":
-            return True
         if verdict == "close":
             self.closing = True
             logger.info("%s: closing a socket over its message budget", type(self).__name__)
             await self.close(code=CLOSE_RATE_LIMITED)  # type: ignore[attr-defined]
             return False
-        frame = protocol.error_frame(self.limiter.error(), request_id=_request_id(text_data))
+        if verdict == "ok":
+            if self.account_id is None or limits.ACCOUNTS.take(self.account_id, now=now):
+                return True
+            error = limits.ACCOUNTS.error(self.account_id)
+        else:
+            error = self.limiter.error()
+        frame = protocol.error_frame(error, request_id=_request_id(text_data))
         frame = localize_error_frame(frame, language_for_scope(self.scope))  # type: ignore[attr-defined]
         await self.send(text_data=json.dumps(frame))  # type: ignore[attr-defined]
         return False
@@ -253,27 +206,46 @@ def _match_id_for_room(room_id: int) -> int:
 
 
 def _audience_group(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> str:
-    """The one group this user's socket listens to: their seat's, or the spectators'."""
-    room_id = Match.objects.filter(pk=match_id).values_list("room_id", flat=True).first()
-    if room_id is None:
-        raise MatchNotFoundError()
-    seat = selectors.seat_index_for(room_id=room_id, user=user)
+    """The one group this user's socket listens to: their seat's, or the spectators'.
+
+    A private room's match is refused to strangers as if it did not exist (``audience_for``).
+    """
+    seat = selectors.audience_for(match_id=match_id, user=user)
     if seat is None:
         return broadcast.spectators_group(match_id)
     return broadcast.seat_group(match_id, seat)
 
 
-class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsumer):
+class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketConsumer):
     match_id: int
     group: str | None = None
     #: Whether this socket counts as one of a seat's connections (``services.seat_connect``).
     seated: bool = False
+    #: The newest state frame sent on this socket (a resync at the same version sends it again).
+    last_frame: dict[str, Any] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # The application ended without ``websocket.disconnect``: an exception on our side
+            # (daphne then closes the socket with 1011), or a cancellation. The seat's socket is
+            # gone all the same; presence must not keep counting it. A server that is stopping
+            # leaves that to the sweep (its heartbeat is dated back) or to its next start.
+            if (
+                self.seated or self.group is not None or self.account_id is not None
+            ) and not servers.stopping():
+                await asyncio.shield(self.disconnect(CLOSE_SERVER_FAULT))
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         self.match_id = 0
         self.group = None
+        self.seated = False
         user = self.scope.get("user")
+        if servers.stopping():
+            await self._refuse(CLOSE_SERVER_STOPPING)
+            return
         if user is None or not user.is_authenticated:
             await self._refuse(CLOSE_NOT_AUTHENTICATED)
             return
@@ -285,6 +257,9 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
             group = await database_sync_to_async(_audience_group)(match_id=self.match_id, user=user)
         except MatchNotFoundError:
             await self._refuse(CLOSE_MATCH_NOT_FOUND)
+            return
+        if not await self._open_for_account(user):
+            await self._refuse(CLOSE_TOO_MANY_SOCKETS)
             return
         # Join before reading the first frame: a move committed in between then arrives as a
         # newer frame after it, never lost (the client drops frames it has already seen).
@@ -319,25 +294,27 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
         if self.seated:
             self.seated = False
             await self._presence(services.seat_disconnect, channel=self.channel_name)
+        await self._close_for_account()
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
         if not await self._within_budget(text_data):
             return
-        # The base class lets a JSON decoding error escape and kill the socket; answer it instead.
+        # The base class lets a decoding error (a RecursionError for deep nesting) escape and
+        # kill the socket; every unreadable message is answered instead (protocol.read_json).
         try:
-            content = await self.decode_json(text_data if text_data is not None else bytes_data)
-        except (ValueError, TypeError) as error:
-            await self.send_json(protocol.error_frame(protocol.MalformedMessageError("not JSON")))
-            logger.debug("match %s: undecodable message: %s", self.match_id, error)
+            content = protocol.read_json(text_data if text_data is not None else bytes_data or b"")
+        except protocol.MalformedMessageError as error:
+            await self.send_json(protocol.error_frame(error))
+            logger.debug("match %s: unreadable message: %s", self.match_id, error)
             return
         await self.receive_json(content, **kwargs)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         request_id = _readable_id(content)
         if isinstance(content, dict) and content.get("type") == "resync":
-            await self._send_fresh_frame()
+            await self._resync()
             return
         try:
             if isinstance(content, dict) and content.get("type") in protocol.SEAT_COMMANDS:
@@ -377,21 +354,46 @@ class GameConsumer(DirectDispatchMixin, RateLimitMixin, AsyncJsonWebsocketConsum
         """Layer message ``broadcast.FRAME_MESSAGE``: a frame already built for this audience."""
         if message.get("except") == self.channel_name:
             return  # this socket read the same seats in its own first frame
+        self.last_frame = message["frame"]
         await self.send_json(message["frame"])
+
+    async def _resync(self) -> None:
+        """A fresh full frame: the newest this socket has had, if the match is still at its
+        version (one indexed read instead of building the view again), else a new one."""
+        last = self.last_frame
+        if last is not None:
+            version = await database_sync_to_async(selectors.match_version)(match_id=self.match_id)
+            if version == last["version"]:
+                await self.send_json({**last, "events": []})
+                return
+        await self._send_fresh_frame()
 
     async def _send_fresh_frame(self) -> None:
         frame = await database_sync_to_async(selectors.match_frame_for)(
             match_id=self.match_id, user=self.scope["user"]
         )
+        self.last_frame = frame
         await self.send_json(frame)
 
 
-class EchoConsumer(DirectDispatchMixin, RateLimitMixin, AsyncWebsocketConsumer):
+class NowhereConsumer(AsyncWebsocketConsumer):
+    """A socket on a path that leads nowhere: accepted, then closed with 4404 (docs/protocol.md)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_MATCH_NOT_FOUND)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        return  # closed already; anything still in flight is dropped
+
+
+class EchoConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncWebsocketConsumer):
     """Diagnostics: ``ws/echo/`` sends each message back, by way of the channel layer.
 
     The message goes to this socket's own channel and comes back from it, so a round trip
     crosses the same path as a game frame (daphne, the consumer, the layer: Redis in production)
-    without the database or the engine. Logged-in users only; the same message budget as games.
+    without the database or the engine. Logged-in users only, with the same limits as games (it
+    counts as one of the account's sockets).
     """
 
     MESSAGE: ClassVar[str] = "echo.reply"
@@ -401,6 +403,11 @@ class EchoConsumer(DirectDispatchMixin, RateLimitMixin, AsyncWebsocketConsumer):
         await self.accept()
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_NOT_AUTHENTICATED)
+        elif not await self._open_for_account(user):
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+
+    async def disconnect(self, code: int) -> None:
+        await self._close_for_account()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not await self._within_budget(text_data):

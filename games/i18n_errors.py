@@ -27,6 +27,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
+from games import messages
+
 #: code (or code:rule, code:phase) -> English text; %(name)s placeholders come from the fields.
 MESSAGES: dict[str, str] = {
     # --- the engine: reading the move ---
@@ -138,47 +140,9 @@ SERVICE_MESSAGES = [
     gettext_noop("the match has started: you can no longer leave your seat"),
 ]
 
-_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def card_label(text: str) -> str:
-    """A card in notation as people read it in any language: "TH#2" -> "10♥", "JK(5D)" -> "★(5♦)"."""
-    base, _, declared = str(text).partition("(")
-    face = base.partition("#")[0]
-    if face == "JK":
-        return "★" + (f"({card_label(declared.rstrip(')'))})" if declared else "")
-    rank, suit = face[:-1], face[-1:]
-    if suit not in _SUITS or not rank:
-        return str(text)
-    return ("10" if rank == "T" else rank) + _SUITS[suit]
-
-
-def _display_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
-    shown = dict(fields)
-    if isinstance(shown.get("card"), str):
-        shown["card"] = card_label(shown["card"])
-    cards = shown.get("cards")
-    if isinstance(cards, str):
-        shown["cards"] = " ".join(card_label(card) for card in cards.split())
-    elif isinstance(cards, list | tuple):
-        shown["cards"] = " ".join(card_label(str(card)) for card in cards)
-    return shown
-
-
-def _template(code: str, fields: Mapping[str, Any]) -> str | None:
-    for qualifier in ("rule", "phase"):
-        value = fields.get(qualifier)
-        if value and f"{code}:{value}" in MESSAGES:
-            return MESSAGES[f"{code}:{value}"]
-    # The longest "code+field+field" whose fields are all given.
-    best: str | None = None
-    best_count = -1
-    for key, text in MESSAGES.items():
-        name, *needed = key.split("+")
-        given = all(fields.get(f) is not None for f in needed)
-        if name == code and ":" not in key and given and len(needed) > best_count:
-            best, best_count = text, len(needed)
-    return best
+# The wording itself (which text fits a code and its fields, cards as people read them) is pure
+# Python in games/messages.py, which practice also runs in the browser.
+card_label = messages.card_label
 
 
 def translated_message(code: str, fields: Mapping[str, Any] | None, language: str | None) -> str:
@@ -196,24 +160,14 @@ def translated_message(code: str, fields: Mapping[str, Any] | None, language: st
         exact = translation.gettext(message) if message else ""
     if exact and exact != message:
         return exact  # a message of the site's services that the catalog knows word for word
-    template = _template(code, fields)
-    if template is None:
+    key = messages.template_key(code, fields, MESSAGES)
+    if key is None:
         return message
     with translation.override(language):
-        text = translation.gettext(template)
-        if "%(" in text:
-            try:
-                text = text % _display_fields(fields)
-            except (KeyError, ValueError, TypeError):  # a translation naming a field not given
-                text = (
-                    translation.gettext(MESSAGES[code])
-                    if code in MESSAGES
-                    else str(fields.get("message", ""))
-                )
-    rule = fields.get("rule")
-    if isinstance(rule, str) and rule and rule not in text:
-        text = f"{text} ({rule})"
-    return text
+        text = messages.fill(translation.gettext(MESSAGES[key]), fields)
+        if text is None:  # a translation naming a field not given
+            text = translation.gettext(MESSAGES[code]) if code in MESSAGES else message
+    return messages.with_rule(text, fields)
 
 
 def localize_error_frame(frame: Mapping[str, Any], language: str | None) -> dict[str, Any]:

@@ -128,6 +128,24 @@ class SeatSocket(models.Model):
         return f"{self.seat_id} on {self.server}"
 
 
+class AccountSocket(models.Model):
+    """One open game socket (seated or watching) of an account, on the server process that holds it.
+
+    Counted when an account opens another (at most ``WS_MAX_SOCKETS_PER_ACCOUNT`` across every
+    server process, docs/protocol.md "Limits"); removed when the socket closes, by the sweep when
+    its server is gone (``services.servers_gone``), and all at once when the single server of the
+    embedded mode starts (``services.presence_reset``).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    server = models.CharField(max_length=120, db_index=True)
+    channel = models.CharField(max_length=200, unique=True)
+    opened = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.server}"
+
+
 class RatingStatus(models.TextChoices):
     """What a match did to ratings (``Match.rating_status``). Only ``games.ratings`` sets it."""
 

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import engine, framing, protocol, rack
+from games import engine, framing, messages, protocol, rack
 from games.engine.bots import LEVELS, candidate_moves, choose_move
 from games.errors import StaleVersionError
 
@@ -226,10 +226,15 @@ class Practice:
         self.hints += 1
         return {"move": engine.move_to_json(move), "reason": reason(state, seat, move, transition)}
 
-    def rack(self, query: Any) -> dict[str, Any]:
-        """The rack's question (``games.rack.check``), as the site answers it over HTTP."""
+    def rack(self, query: Any, catalog: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The rack's question (``games.rack.check``), as the site answers it over HTTP; refusals
+        worded from ``catalog`` (the page's language, ``games.messages``) when one is given."""
+
+        def said(error: engine.IllegalMoveError) -> str:
+            return messages.word(error.to_dict(), catalog) if catalog else str(error)
+
         try:
-            answer = rack.check(self.state, self.player, query)
+            answer = rack.check(self.state, self.player, query, said=said)
         except rack.MalformedQueryError as error:
             return {"error": {"code": error.code, "message": str(error)}}
         return {"version": self.version, **answer}
@@ -316,7 +321,7 @@ def reason(
     if play:
         melds += list(play.get("melds") or [])
     if melds:
-        points = []
+        points: list[int | None] = []
         for cards in melds:
             try:
                 points.append(rules.meld_points(" ".join(cards)))
@@ -347,6 +352,8 @@ def reason(
 # --- the worker's door -----------------------------------------------------------------------------
 
 _game: Practice | None = None
+#: The page's texts for refusals, in its language (``games.messages``); empty: the engine's English.
+_catalog: dict[str, str] = {}
 
 
 def _require() -> Practice:
@@ -362,9 +369,12 @@ def call(name: str, payload: str = "null") -> str:
     the record for the page to keep on the device; ``{"error": {"code", "message"}}`` when the
     call cannot be answered (nothing changed then).
     """
-    global _game
+    global _game, _catalog
     try:
-        args = json.loads(payload) if payload else None
+        args: Any = json.loads(payload) if payload else None
+        if name == "language":
+            _catalog = {str(key): str(text) for key, text in dict(args or {}).items()}
+            return json.dumps({"ok": {"texts": len(_catalog)}})
         if name == "frame_of_record":
             return json.dumps({"ok": frame_of_record(args)})
         if name == "warm":
@@ -385,7 +395,13 @@ def call(name: str, payload: str = "null") -> str:
         elif name == "frame":
             result = {"frame": _require().frame()}
         elif name == "command":
-            result = {"frames": _require().command(args)}
+            frames = _require().command(args)
+            if _catalog:
+                frames = [
+                    {**f, "message": messages.word(f, _catalog)} if f["type"] == "error" else f
+                    for f in frames
+                ]
+            result = {"frames": frames}
         elif name == "bot":
             result = _require().bot_move()
         elif name == "take_back":
@@ -393,7 +409,7 @@ def call(name: str, payload: str = "null") -> str:
         elif name == "hint":
             result = _require().hint()
         elif name == "rack":
-            result = _require().rack(args)
+            result = _require().rack(args, _catalog)
         else:
             raise PracticeError(f"unknown call {name!r}")
         game = _require()
@@ -413,6 +429,13 @@ def warm(game: Practice | None) -> dict[str, Any]:
         for level in sorted(levels):
             choose_move(view, level=level)
     return {"levels": sorted(levels)}
+
+
+def _worded(frame: dict[str, Any]) -> dict[str, Any]:
+    """An error frame's message in the page's language, as the site's socket words it."""
+    if frame.get("type") != "error" or not _catalog:
+        return frame
+    return {**frame, "message": messages.word(frame, _catalog)}
 
 
 def frame_of_record(args: Mapping[str, Any]) -> dict[str, Any]:

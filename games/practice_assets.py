@@ -12,15 +12,22 @@ static file), as
 * ``practice/pyodide/<file>``: the Pyodide files the worker loads (:data:`PYODIDE_FILES`).
 
 The archive is deterministic (sorted entries, fixed dates and modes): the same sources give the
-same bytes and the same name on every machine. Standard library only; no Django here.
+same bytes and the same name. Beside each module goes its bytecode, compiled here when this is
+the CPython Pyodide runs (3.11), as an unchecked hash-based ``.pyc`` (PEP 552: the same bytes on
+every build, and trusted without reading the source), so the browser does not compile the
+engine on every load (importing it took ~150 ms instead of ~210 in Pyodide under Node on the
+development machine). Standard library only; no Django here.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import json
+import marshal
 import os
+import sys
 import tempfile
 import threading
 import zipfile
@@ -62,6 +69,9 @@ PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
+#: The CPython of the pinned Pyodide (0.25.1: CPython 3.11.3); bytecode only when we are it too.
+PYODIDE_PYTHON = (3, 11)
+
 
 @dataclass(frozen=True, slots=True)
 class Archive:
@@ -85,15 +95,29 @@ def archive_bytes(root: Path = ROOT) -> tuple[bytes, tuple[str, ...]]:
     """The zip of :func:`source_files`, byte for byte the same for the same sources."""
     buffer = io.BytesIO()
     members = []
+    compiled = sys.version_info[:2] == PYODIDE_PYTHON
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for relative in source_files(root):
             name = relative.as_posix()
-            info = zipfile.ZipInfo(name, date_time=_ZIP_DATE)
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, (root / relative).read_bytes())
-            members.append(name)
+            source = (root / relative).read_bytes()
+            entries = [(name, source)]
+            if compiled:
+                entries.append((importlib.util.cache_from_source(name), _bytecode(name, source)))
+            for entry, data in entries:
+                info = zipfile.ZipInfo(entry, date_time=_ZIP_DATE)
+                info.external_attr = 0o644 << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, data)
+                members.append(entry)
     return buffer.getvalue(), tuple(members)
+
+
+def _bytecode(name: str, source: bytes) -> bytes:
+    """The ``.pyc`` of a module: unchecked-hash based (PEP 552), so no date is in it."""
+    code = compile(source, name, "exec", dont_inherit=True)
+    flags = 0b01  # hash based, source not checked
+    header = importlib.util.MAGIC_NUMBER + flags.to_bytes(4, "little") + importlib.util.source_hash(source)
+    return header + marshal.dumps(code)
 
 
 _lock = threading.Lock()

@@ -21,6 +21,7 @@ games.protocol.MalformedMessageError: unknown move kind 'fly' (draw, take, play,
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +34,13 @@ RequestId = str | int | None
 
 #: The longest command id the server stores (``MoveRecord.command_id``), as text.
 MAX_ID_LENGTH = 64
+
+#: The largest message a socket reads, in characters of its text (a whole Remi deep take with
+#: its melds is under 2,000); longer ones are answered ``malformed_message`` without being parsed.
+MAX_MESSAGE_CHARS = 16_384
+
+#: How deeply arrays and objects may nest in a message (a move with lay-offs nests 5 deep).
+MAX_NESTING = 12
 
 
 class MalformedMessageError(CodedError, ValueError):
@@ -55,6 +63,99 @@ class Command:
         return None if self.id is None else str(self.id)
 
 
+def read_json(
+    text: str | bytes | bytearray, *, max_chars: int = MAX_MESSAGE_CHARS, max_nesting: int = MAX_NESTING
+) -> Any:
+    """Parse a message from a client, or raise ``MalformedMessageError``; never anything else.
+
+    Too long, not JSON (or not UTF-8), or nested deeper than ``max_nesting``: the parser's own
+    recursion limit (a ``RecursionError`` at about 1,000 levels) is never reached, since a text
+    is refused by its length first and by its depth after parsing.
+
+    >>> read_json('{"type": "resync"}')
+    {'type': 'resync'}
+    >>> read_json("[" * 5000 + "]" * 5000)
+    Traceback (most recent call last):
+    ...
+    games.protocol.MalformedMessageError: nested too deeply (at most 12 levels)
+    >>> read_json('{"a": [[[1]]]}', max_nesting=3)
+    Traceback (most recent call last):
+    ...
+    games.protocol.MalformedMessageError: nested too deeply (at most 3 levels)
+    >>> read_json("x" * 20, max_chars=10)
+    Traceback (most recent call last):
+    ...
+    games.protocol.MalformedMessageError: too long: at most 10 characters
+    """
+    if len(text) > max_chars:
+        raise MalformedMessageError(f"too long: at most {max_chars} characters")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise MalformedMessageError(f"nested too deeply (at most {max_nesting} levels)") from None
+    except (ValueError, TypeError) as error:  # UnicodeDecodeError is a ValueError
+        raise MalformedMessageError("not JSON") from error
+    if nesting(data, limit=max_nesting) > max_nesting:
+        raise MalformedMessageError(f"nested too deeply (at most {max_nesting} levels)")
+    return data
+
+
+def nesting(value: Any, *, limit: int) -> int:
+    """How deeply lists and dicts nest in ``value`` (a scalar is 0), counted without recursion
+    and only up to ``limit + 1``.
+
+    >>> nesting(1, limit=5), nesting([], limit=5), nesting({"a": [1, {"b": []}]}, limit=5)
+    (0, 1, 4)
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        depth += 1
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                return deepest
+        stack.extend((child, depth) for child in children)
+    return deepest
+
+
+#: A card on the wire, exactly as a view writes it (docs/protocol.md, "Cards"): upper-case rank
+#: (T for ten) and suit, or JK; the copy id after '#'; a joker's declared card in brackets.
+CARD_TEXT = re.compile(r"(?:[2-9TJQKA][SHDC]|JK)(?:#[1-9][0-9]?)?(?:\([2-9TJQKA][SHDC]\))?")
+
+
+def _check_card_texts(move: Any) -> None:
+    """Every string of a move but its ``kind`` is a card, written as a view writes it.
+
+    The engine's notation reader is lenient for people at a terminal (``10h``, ``7 H``); a
+    client of the socket writes cards one way only, so that two clients never disagree on them.
+
+    >>> _check_card_texts({"kind": "discard", "card": "TH#1"})
+    >>> _check_card_texts({"kind": "play", "melds": [["10H", "JH", "QH"]]})
+    Traceback (most recent call last):
+    ...
+    games.protocol.MalformedMessageError: '10H' is not a card as the view writes it (e.g. 'TH#1', 'JK#2(5S)')
+    """
+    stack = [move]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(value for key, value in item.items() if key != "kind")
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not CARD_TEXT.fullmatch(item):
+            raise MalformedMessageError(
+                f"{item!r} is not a card as the view writes it (e.g. 'TH#1', 'JK#2(5S)')", card=item
+            )
+
+
 def decode_command(data: Any) -> Command:
     """Read ``{"type": "move", "id": ..., "version": n, "move": {...}}`` (text or parsed JSON).
 
@@ -62,10 +163,7 @@ def decode_command(data: Any) -> Command:
     id, a command is applied at most once: the server remembers it per seat and match.
     """
     if isinstance(data, str | bytes | bytearray):
-        try:
-            data = json.loads(data)
-        except (ValueError, UnicodeDecodeError) as error:
-            raise MalformedMessageError("not JSON") from error
+        data = read_json(data)
     if not isinstance(data, Mapping):
         raise MalformedMessageError("a command is a JSON object")
     if data.get("type", "move") != "move":
@@ -78,6 +176,7 @@ def decode_command(data: Any) -> Command:
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
         raise MalformedMessageError("'version' must be the game version you saw (an integer >= 0)")
+    _check_card_texts(data.get("move"))
     try:
         move = move_from_json(data.get("move"))
     except (IllegalMoveError, ValueError, TypeError, KeyError) as error:
@@ -191,6 +290,8 @@ def clock(
 
 __all__ = [
     "MAX_ID_LENGTH",
+    "MAX_MESSAGE_CHARS",
+    "MAX_NESTING",
     "SEAT_COMMANDS",
     "Command",
     "MalformedMessageError",
@@ -198,6 +299,8 @@ __all__ = [
     "clock",
     "decode_command",
     "error_frame",
+    "nesting",
+    "read_json",
     "seats",
     "state_frame",
 ]

@@ -22,6 +22,25 @@ def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | Non
     return Seat.objects.filter(room_id=room_id, user_id=user.pk).values_list("index", flat=True).first()
 
 
+def audience_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
+    """The seat ``user`` watches the match from (None: a spectator), as the match page decides.
+
+    Raises ``MatchNotFoundError`` for a match that does not exist and, the same way, for a
+    match of a private room (one with a join code) to anybody but its owner and its seated
+    players: a stranger learns nothing of it, over HTTP or a socket.
+    """
+    row = (
+        Match.objects.filter(pk=match_id).values_list("room_id", "room__join_code", "room__owner_id").first()
+    )
+    if row is None:
+        raise MatchNotFoundError()
+    room_id, join_code, owner_id = row
+    seat = seat_index_for(room_id=room_id, user=user)
+    if seat is None and join_code and (user is None or not user.is_authenticated or user.pk != owner_id):
+        raise MatchNotFoundError()
+    return seat
+
+
 class SeatRow(NamedTuple):
     """What the table needs to know of one seat (``seat_rows``), as plain values."""
 
@@ -100,6 +119,14 @@ def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | N
     return framing.frame_for(
         match.game_state(), seat, version=match.version, clock=match_clock(match), seats=seats_field(rows)
     )
+
+
+def match_version(*, match_id: int) -> int:
+    """The match's current version (``MatchNotFoundError`` if there is no such match)."""
+    version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    if version is None:
+        raise MatchNotFoundError()
+    return int(version)
 
 
 def match_clock(match: Match) -> dict[str, Any]:

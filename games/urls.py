@@ -22,10 +22,12 @@ urlpatterns = [
         name="round_replay",
     ),
     path("verify/", views_history.verify, name="verify"),
+    path("verify/replay/", views_history.verify_replay, name="verify_replay"),
     path("matches/<int:match_id>/rack/", views_rack.rack_check, name="match_rack"),
     path("table/display/", views_rack.card_display, name="card_display"),
     path("leaderboard/", views_ranked.leaderboard, name="leaderboard"),
     path("healthz/", views.healthz, name="healthz"),
+    path("protocol.schema.json", views.protocol_schema, name="protocol_schema"),
     # Practice offline (docs/practice.md): the page, and the scripts that must sit in its scope.
     path("practice/", views_practice.practice, name="practice"),
     path("practice/worker.js", views_practice.practice_worker, name="practice_worker"),

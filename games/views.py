@@ -7,6 +7,7 @@ a message on the page the user is sent back to. What a viewer sees of a match co
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from django.contrib import messages
@@ -16,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
 from games import engine, i18n_rules, selectors, services
@@ -168,6 +170,16 @@ def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
 def _round_entry(round_: Any) -> dict[str, Any]:
     lines = sorted(round_.score_lines.all(), key=lambda line: line.seat)
     return {"round": round_, "lines": lines, "chips": any(line.chips is not None for line in lines)}
+
+
+#: The game socket's JSON Schema (docs/protocol.md), as published at /protocol.schema.json.
+PROTOCOL_SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
+
+
+@cache_control(public=True, max_age=3600)
+def protocol_schema(request: HttpRequest) -> HttpResponse:
+    """``/protocol.schema.json``: the commands and frames of the game socket, for client authors."""
+    return HttpResponse(PROTOCOL_SCHEMA.read_bytes(), content_type="application/schema+json")
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

@@ -22,8 +22,9 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 
-from games import engine, ratings, selectors
+from games import engine, protocol, ratings, selectors
 from games.engine import (
     RECORD_FORMAT,
     Discard,
@@ -41,6 +42,8 @@ PAGE_SIZE = 20
 VERIFY_MAX_BYTES = 5 * 1024 * 1024
 #: The most moves /verify/ replays (a long Remi evening is a few thousand).
 VERIFY_MAX_MOVES = 50_000
+#: How deeply a record's JSON may nest (a record's move with lay-offs is 6 levels down).
+VERIFY_MAX_NESTING = 32
 
 
 # --- which matches a viewer may see -------------------------------------------------------------
@@ -458,10 +461,12 @@ class VerifyForm(forms.Form):
         if not text.strip():
             raise forms.ValidationError(gettext("Paste a record or choose a file."), code="empty")
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
+            document = protocol.read_json(text, max_chars=VERIFY_MAX_BYTES, max_nesting=VERIFY_MAX_NESTING)
+        except protocol.MalformedMessageError as error:
             raise forms.ValidationError(
-                gettext("This is not JSON: %(error)s") % {"error": error}, code="not_json"
+                # The parser's own words where there are some ("Expecting value: line 1 ...").
+                gettext("This is not JSON: %(error)s") % {"error": error.__cause__ or error},
+                code="not_json",
             ) from None
         if not isinstance(document, dict):
             raise forms.ValidationError(gettext("A game record is a JSON object."), code="not_record")
@@ -481,10 +486,12 @@ def verify(request: HttpRequest) -> HttpResponse:
     report = None
     match = None
     site_check = None
+    document_text = ""
     if request.method == "POST" and form.is_valid():
         document = form.cleaned_data["document"]
         report = verify_record(document)
         site_check = _site_commitments(request, document)
+        document_text = json.dumps(document, separators=(",", ":"))
     elif request.GET.get("match"):
         try:
             match = _visible_match(request, int(request.GET["match"]))
@@ -512,8 +519,46 @@ def verify(request: HttpRequest) -> HttpResponse:
         "site_check": site_check,
         "finished": finished,
         "playing": match is not None and match.status == Match.Status.PLAYING,
+        # A pasted or uploaded record goes along with each "replay this round" (verify_replay).
+        "document_text": document_text,
     }
     return render(request, "games/verify.html", context)
+
+
+@require_POST
+def verify_replay(request: HttpRequest) -> HttpResponse:
+    """``POST /verify/replay/`` (``record`` and ``round``): a round of a pasted or uploaded game
+    record, move by move, on the replay page: a practice game downloaded from the player's device
+    (docs/practice.md) as well as a site's. The record holds its deals, so every hand is shown."""
+    form = VerifyForm(request.POST, request.FILES or None)
+    if not form.is_valid():
+        return verify(request)
+    document = form.cleaned_data["document"]
+    try:
+        number = int(request.POST.get("round", "1"))
+        players = [str(name) for name in document.get("players") or []]
+        frames = replay_frames(document, number, names=players, viewer=None, show_all=True)
+        record = engine.record_from_json(document)
+    except (ValueError, KeyError, TypeError, engine.IllegalMoveError) as error:
+        form.add_error(None, gettext("This round cannot be replayed: %(error)s") % {"error": error})
+        return render(request, "games/verify.html", {"form": form, "finished": [], "document_text": ""})
+    step = 0
+    context = {
+        "match": None,
+        "room": {"name": gettext("Game record")},
+        "round": {"number": number, "revealed_seed": engine.deal_seed(record.seed, number).hex()},
+        "title": record.rules.title,
+        "players": players,
+        "frames": frames,
+        "frame": frames[step],
+        "step": step,
+        "last": len(frames) - 1,
+        "show_all": True,
+        "viewer": None,
+        "previous_round": None,
+        "next_round": None,
+    }
+    return render(request, "games/replay.html", context)
 
 
 def _round_view(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:

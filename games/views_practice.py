@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import engine, practice_assets
@@ -145,6 +146,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         variants.append({"name": name, "title": _(rules.title), "summary": _(rules.summary), "form": form})
         specs[name] = form.specs
     player = request.user.get_username() if request.user.is_authenticated else _("You")
+    language = get_language() or settings.LANGUAGE_CODE
     config: dict[str, Any] = {
         "missing": missing,
         "worker": reverse("practice_worker"),
@@ -153,7 +155,9 @@ def practice(request: HttpRequest) -> HttpResponse:
         "specs": specs,
         "player": player,
         "bot_name": _("Bot %(number)s"),
-        "messages": {key: _(text) for key, text in MESSAGES.items()},
+        # The refusals' texts in the page's language (games.messages words them in the worker);
+        # in English the engine's own messages stay, as on the site's socket.
+        "messages": {} if language.startswith("en") else {key: _(text) for key, text in MESSAGES.items()},
     }
     if not missing:
         config.update(offline_files())

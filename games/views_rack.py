@@ -7,12 +7,10 @@ match's ``version`` added; refusals are worded in the page's language. Nothing i
 
 from __future__ import annotations
 
-import json
-
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from games import rack, selectors
+from games import protocol, rack, selectors
 from games.engine import IllegalMoveError
 from games.errors import MatchNotFoundError
 from games.i18n_errors import translated_message
@@ -34,7 +32,7 @@ def rack_check(request: HttpRequest, match_id: int) -> JsonResponse:
     if seat is None:
         return _refuse(403, "not_seated", "you have no seat at this table")
     try:
-        query = json.loads(request.GET.get("q") or "{}")
+        query = protocol.read_json(request.GET.get("q") or "{}")
         answer = rack.check(match.game_state(), seat, query, said=_said)
     except (ValueError, rack.MalformedQueryError):
         return _refuse(400, "malformed_query", "q is a JSON object with groups of card ids and a move")
@@ -55,7 +53,7 @@ def card_display(request: HttpRequest) -> JsonResponse:
     if not request.user.is_authenticated:
         return _refuse(401, "not_logged_in", "log in to keep your display settings")
     try:
-        data = json.loads(request.body or b"{}")
+        data = protocol.read_json(request.body or b"{}")
         if not isinstance(data, dict):
             raise ValueError("not an object")
         large, four = data.get("large"), data.get("four_colour")

@@ -3,11 +3,13 @@
 Run it with `daphne remi_site.asgi:application` (or `make run`). The embedded Celery worker
 (single-process mode, see remi_site/embedded.py) starts when this module is loaded, so a restarted
 server resumes its tables (the worker's start-up sweep) before anyone connects. Daphne sends no
-lifespan events, so the server's event loop is noted on the first call.
+lifespan events, so the server's event loop is noted on the first call, and the orderly stop
+(``games.servers.shutdown``) hangs on Twisted's shutdown, which daphne's SIGTERM and SIGINT start.
 """
 
 import gc
 import os
+import sys
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -21,17 +23,32 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games import servers  # noqa: E402
+from games import broadcast, servers  # noqa: E402
+from games.limits import HandshakeLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from remi_site import embedded  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # A WebSocket handshake whose Origin is not in ALLOWED_HOSTS is refused (no cross-site use).
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Too many handshakes from one address are closed with 4409 before anything else is done
+        # (games/limits.py); a handshake whose Origin is not in ALLOWED_HOSTS, or that has none,
+        # is refused (no cross-site use).
+        "websocket": HandshakeLimit(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
+
+
+# Under daphne (its reactor is installed before the application is loaded): when the server is
+# told to stop, stop in order before daphne cancels the sockets' applications (triggers of one
+# phase run in the order they were added; daphne adds its own when it starts to run). Elsewhere
+# (tests, management commands) no reactor runs and this is never called.
+if "twisted.internet.reactor" in sys.modules:
+    from twisted.internet import reactor
+
+    reactor.addSystemEventTrigger("before", "shutdown", servers.shutdown)  # type: ignore[attr-defined]
 
 
 # Start now, not on the first request: a table of bots must not wait for a visitor after a restart.
@@ -62,6 +79,6 @@ _tune_gc(os.environ.get("SERVER_GC_THRESHOLDS", "20000,50,100"))
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     # Remember the server's loop (sends from the worker thread run on it) and start the embedded
     # worker once per process when the settings ask for it; both are cheap after the first call.
-    embedded.remember_loop()
+    broadcast.remember_loop()
     embedded.ensure_embedded_worker()
     await router(scope, receive, send)

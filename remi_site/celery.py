@@ -6,6 +6,10 @@ remi_site/embedded.py):
 * queues the start-up sweep when it becomes ready (``worker_ready``): the move of every table
   waiting for a bot and the timer of every table waiting for a person are scheduled again, so a
   restarted server resumes every table from the database;
+* runs every task through ``GatedTask``: once its server process has begun to stop
+  (``games.servers.shutdown``: only the embedded worker shares a process with a server), a task
+  is not started (its message is dropped; the next start-up sweep resumes the table) and the stop
+  waits for a running one to end;
 * runs the periodic sweep (``TurnSweep``) every ``TURN_SWEEP_SECONDS``: turn deadlines and
   offline grace periods whose task was lost (a worker killed hard keeps the tasks it had fetched
   until the broker's visibility timeout, an hour) are fired anyway. Several workers sweeping at
@@ -19,14 +23,28 @@ import os
 import threading
 from typing import Any
 
-from celery import Celery, bootsteps
+from celery import Celery, Task, bootsteps
 from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "remi_site.settings")
 
 logger = logging.getLogger(__name__)
 
-app = Celery("remi_site")
+
+class GatedTask(Task):  # type: ignore[misc]
+    """A task that does not start once its process has begun to stop (``servers.task_gate``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from games import servers
+
+        with servers.task_gate() as allowed:
+            if not allowed:
+                logger.info("%s not run: this process is stopping", self.name)
+                return None
+            return super().__call__(*args, **kwargs)
+
+
+app = Celery("remi_site", task_cls=GatedTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -66,16 +84,19 @@ class Sweeper:
     def run(self) -> None:
         from django.db import close_old_connections, connection
 
-        from games import services
+        from games import servers, services
 
         while not self.stopping.wait(self.interval):
-            try:
-                close_old_connections()
-                services.sweep_overdue()
-            except Exception:  # logged; the next sweep tries again
-                logger.exception("the turn sweep failed")
-            finally:
-                connection.close()
+            with servers.task_gate() as allowed:
+                if not allowed:
+                    return
+                try:
+                    close_old_connections()
+                    services.sweep_overdue()
+                except Exception:  # logged; the next sweep tries again
+                    logger.exception("the turn sweep failed")
+                finally:
+                    connection.close()
 
 
 class TurnSweep(bootsteps.StartStopStep):

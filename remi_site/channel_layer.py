@@ -10,7 +10,7 @@ a full state, so a frame lost while a process reconnects to Redis is made good b
 
 ``PubSubChannelLayer`` adds ``group_send_many``: the frames of one move (one per seat and one
 for the spectators) go to Redis in one pipeline, one round trip, instead of one round trip per
-group. ``remi_site.embedded.send_batch`` uses it when the layer has it.
+group. ``games.broadcast.send_batch`` uses it when the layer has it.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ def start_match(
     )
     for index, user in enumerate(players):
         services.seat_take(room=room, user=user, index=index)
-    with mock.patch.object(services.secrets, "token_bytes", return_value=secret):
+    with mock.patch("secrets.token_bytes", return_value=secret):
         return services.match_start(room=room)
 
 

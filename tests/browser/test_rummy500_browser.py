@@ -112,6 +112,12 @@ def test_a_rummy500_player_takes_deep_from_the_row(
         while at > position:
             page.locator(".draft-meld .shift button").nth(2 * at).click()
             at -= 1
+            # The draft is drawn again after each shift: wait for the card to be where it went.
+            page.wait_for_function(
+                "([card, at]) => [...document.querySelectorAll('.draft-meld .draft-card .card')]"
+                ".map(e => e.dataset.card).indexOf(card) === at",
+                arg=[card, at],
+            )
     click(page, "Take and lay down")
     wait_version(page, start + 1)
 

@@ -101,7 +101,7 @@ def table(transactional_db: None) -> TableSetup:
     for index, user in enumerate(users[:2]):
         services.seat_take(room=room, user=user, index=index)
     secret, card, opening = _secret_for_the_test()
-    with mock.patch.object(services.secrets, "token_bytes", return_value=secret):
+    with mock.patch("secrets.token_bytes", return_value=secret):
         match = services.match_start(room=room)
     dealer = match.game_state().turn
     seats = [Seat(NAMES[i], _cookie(users[i]), i) for i in range(2)]
@@ -327,7 +327,7 @@ def remi_row(transactional_db: None) -> RowTake:
     )
     for index, user in enumerate(users):
         services.seat_take(room=room, user=user, index=index)
-    with mock.patch.object(services.secrets, "token_bytes", return_value=b"browser remi row"):
+    with mock.patch("secrets.token_bytes", return_value=b"browser remi row"):
         match = services.match_start(room=room)
     for _ in range(600):
         match = Match.objects.get(pk=match.pk)
@@ -417,7 +417,7 @@ def _remi_match(options: dict[str, Any], secret: bytes) -> tuple[Match, list[Any
     )
     for index, user in enumerate(users):
         services.seat_take(room=room, user=user, index=index)
-    with mock.patch.object(services.secrets, "token_bytes", return_value=secret):
+    with mock.patch("secrets.token_bytes", return_value=secret):
         match = services.match_start(room=room)
     return match, users
 
@@ -502,7 +502,7 @@ def joker_swap(request: pytest.FixtureRequest, transactional_db: None) -> JokerS
     )
     for index, user in enumerate(users):
         services.seat_take(room=room, user=user, index=index)
-    with mock.patch.object(services.secrets, "token_bytes", return_value=b"x0"):
+    with mock.patch("secrets.token_bytes", return_value=b"x0"):
         match = services.match_start(room=room)
     found: list[Any] = []
 

@@ -255,3 +255,25 @@ def test_command_ids_are_per_seat_and_unique_in_the_database(match: Match, playe
     MoveRecord.objects.create(match=match, seq=11, round_number=1, seat=seat, move={}, command_id=None)
     with pytest.raises(IntegrityError), transaction.atomic():
         MoveRecord.objects.create(match=match, seq=12, round_number=1, seat=seat, move={}, command_id="x")
+
+
+def _failing_after_commit(*, match_id: int) -> None:
+    raise RuntimeError(f"no channel layer for match {match_id}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_after_commit_callback_is_logged_by_name_and_the_commit_stands(
+    match: Match, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Django logs a robust hook that raises under its __qualname__; a functools.partial has none,
+    # and the logging itself used to raise AttributeError out of the committing code.
+    from functools import partial
+
+    with transaction.atomic():
+        Match.objects.filter(pk=match.pk).update(version=7)
+        services.core.on_commit(partial(_failing_after_commit, match_id=match.pk))
+    assert Match.objects.get(pk=match.pk).version == 7
+    logged = [record for record in caplog.records if "on_commit" in record.getMessage()]
+    assert len(logged) == 1
+    assert "_failing_after_commit" in logged[0].getMessage()
+    assert logged[0].exc_info is not None

@@ -242,3 +242,34 @@ def test_the_examples_in_the_docstrings_run(module: Any) -> None:
     failed, tried = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert tried
     assert not failed
+
+
+@pytest.mark.parametrize("language", ["pl", "ro"])
+def test_a_refusal_is_worded_as_the_sites_socket_words_it(language: str) -> None:
+    """The page hands the worker the refusals' texts in its language; the worker's error frame
+    then says what the site's socket says to a player of that language (games/i18n_errors.py)."""
+    from django.utils import translation
+
+    from games.i18n_errors import MESSAGES, translated_message
+
+    with translation.override(language):
+        catalog = {key: translation.gettext(text) for key, text in MESSAGES.items()}
+    assert json.loads(practice.call("language", json.dumps(catalog)))["ok"]["texts"] == len(MESSAGES)
+    try:
+        started = json.loads(
+            practice.call(
+                "start", json.dumps({"variant": "remik51", "levels": [None, "normal"], "names": ["A", "B"]})
+            )
+        )
+        while started["bot"] is not None:
+            started = json.loads(practice.call("bot"))
+        frame = started["ok"]["frame"]
+        wrong = {"kind": "discard", "card": "KS#9"} if frame["view"]["phase"] == "play" else {"kind": "pass"}
+        command = {"type": "move", "id": "c1", "version": frame["version"], "move": wrong}
+        refused = json.loads(practice.call("command", json.dumps(command)))["ok"]["frames"][0]
+        assert refused["type"] == "error"
+        english = practice.Practice.resume(started["record"]).command(command)[0]
+        assert refused["message"] == translated_message(english["code"], english, language)
+        assert refused["message"] != english["message"]
+    finally:
+        practice.call("language", "{}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from games import practice_assets, views_practice
 pytestmark = pytest.mark.django_db
 
 needs_pyodide = pytest.mark.skipif(
-    bool(practice_assets.pyodide_missing()), reason="Pyodide is not installed (make npm: needs npm)"
+    bool(practice_assets.pyodide_missing()) and not os.environ.get("REQUIRE_BROWSER"),  # .ci/run requires it
+    reason="Pyodide is not installed (make npm: needs npm)",
 )
 
 
@@ -121,3 +123,53 @@ def test_without_npm_the_page_says_what_is_missing(
     assert "practice.js" not in page  # nothing tries to load what is not there
     assert client.get("/practice/sw.js").status_code == 404
     assert client.get("/").status_code == 200  # the rest of the site runs
+
+
+@needs_pyodide
+@pytest.mark.parametrize(("language", "title"), [("pl", "Trening"), ("ro", "Antrenament")])
+def test_the_page_speaks_the_players_language(client: Client, language: str, title: str) -> None:
+    """The page in Polish or Romanian, with the refusals' texts for the worker in that language
+    (English keeps the engine's own: its catalog is empty)."""
+    from django.conf import settings
+
+    from games.i18n_errors import MESSAGES
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get("/practice/").content.decode()
+    assert f"<h1>{title}</h1>" in page
+    data = config(client)
+    assert set(data["messages"]) == set(MESSAGES)
+    assert data["messages"]["not_your_turn"] != MESSAGES["not_your_turn"]
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert config(client)["messages"] == {}
+
+
+def test_a_downloaded_practice_record_verifies_and_replays_on_the_site(client: Client) -> None:
+    """/verify/ takes the record a practice game downloads, and replays its rounds move by move."""
+    from games import engine
+    from games.practice import Practice, bot_choice
+
+    game = Practice.start("gin", {}, levels=[None, "normal"], names=["Ana", "Bot 2"], secret=bytes(range(32)))
+    while game.state.round_no == 1:
+        if game.bot_to_move() is not None:
+            game.bot_move()
+        else:
+            move = engine.move_to_json(bot_choice(game.state, 0, "hard")[0])
+            game.command({"type": "move", "id": "c", "version": game.version, "move": move})
+    text = json.dumps(game.record())
+    page = client.post("/verify/", {"record": text}).content.decode()
+    assert 'id="verify-verdict"' in page
+    assert "The record verifies." in page
+    assert 'id="verify-replay-1"' in page  # round 1 is over: it can be replayed
+    assert 'id="verify-replay-2"' not in page  # round 2 is being played
+    response = client.post("/verify/replay/", {"record": text, "round": "1"})
+    assert response.status_code == 200
+    replay = response.content.decode()
+    assert "Round 1, move by move" in replay
+    frames = json.loads(
+        re.search(r'<script id="replay-frames" type="application/json">(.*?)</script>', replay).group(1)
+    )
+    assert len(frames) == 1 + sum(1 for move in game.record()["moves"] if move["round"] == 1)
+    assert all(hand["cards"] is not None for hand in frames[0]["hands"])  # the record holds the deal
+    refused = client.post("/verify/replay/", {"record": text, "round": "9"}).content.decode()
+    assert "This round cannot be replayed" in refused

@@ -90,7 +90,7 @@ def test_a_player_played_by_the_stand_in_cannot_gain_from_a_real_match(people: l
     until seat 0 wins (the bots on both sides are the same, so that comes soon)."""
     players = people[:2]
     for attempt in range(40):
-        with mock.patch("games.services.secrets.token_bytes", return_value=bytes([attempt]) * 32):
+        with mock.patch("secrets.token_bytes", return_value=bytes([attempt]) * 32):
             match = services.match_start(room=ranked_room(players))
         match = play_moves(match, players, standins={0})
         assert match.rating_status == RatingStatus.RATED

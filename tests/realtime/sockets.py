@@ -1,4 +1,7 @@
-"""Helpers for WebSocket tests: the players of a table, sockets that always close, frame checks."""
+"""Helpers for WebSocket tests: the players of a table, sockets that always close, frame checks.
+
+Every frame a socket of these tests receives is checked against the published protocol schema
+(``tests/schema.py``)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from django.conf import settings
 from django.test import Client
 
 from remi_site.asgi import application
+from tests.schema import assert_frame
 
 #: An Origin that AllowedHostsOriginValidator accepts (``testserver`` is in ALLOWED_HOSTS).
 ORIGIN = b"http://testserver"
@@ -41,6 +45,15 @@ class Table:
         return {"kind": "discard", "card": self.mover.hand[0]}
 
 
+class CheckedCommunicator(WebsocketCommunicator):
+    """A communicator that checks every JSON frame it receives against the published schema."""
+
+    async def receive_json_from(self, timeout: float = 1) -> Any:
+        frame = await super().receive_json_from(timeout)
+        assert_frame(frame)
+        return frame
+
+
 @asynccontextmanager
 async def open_socket(
     match_id: int, cookie: str | None = None, origin: bytes = ORIGIN, *, path: str | None = None
@@ -52,7 +65,10 @@ async def open_socket(
     headers = [(b"origin", origin)]
     if cookie is not None:
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-    communicator = WebsocketCommunicator(application, path or f"/ws/match/{match_id}/", headers=headers)
+    path = path or f"/ws/match/{match_id}/"
+    # ws/echo/ sends back whatever it is sent: no frame of the game's protocol.
+    kind = WebsocketCommunicator if path.startswith("/ws/echo/") else CheckedCommunicator
+    communicator = kind(application, path, headers=headers)
     try:
         yield communicator
     finally:

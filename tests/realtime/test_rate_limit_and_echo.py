@@ -13,7 +13,7 @@ import pytest
 from channels.db import database_sync_to_async
 from pytest_django.fixtures import Settings
 
-from games import consumers
+from games import consumers, limits
 from games.models import Match
 from tests.realtime.sockets import TIMEOUT, Table, joined, open_socket
 
@@ -49,6 +49,8 @@ def _version(match_id: int) -> int:
 
 
 def test_the_bucket_examples_hold() -> None:
+    assert doctest.testmod(limits, raise_on_error=False).attempted > 0
+    assert doctest.testmod(limits, raise_on_error=False).failed == 0
     assert doctest.testmod(consumers, raise_on_error=False).failed == 0
 
 

@@ -36,6 +36,7 @@ from games import engine, services
 from games.engine.bots import candidate_moves, choose_move
 from games.models import Match, Round
 from tests.realtime.sockets import TIMEOUT, open_socket, session_cookie, strings_in
+from tests.schema import assert_command, assert_frame
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -103,6 +104,7 @@ async def _connected(match_id: int, cookie: str) -> AsyncIterator[WebsocketCommu
 async def _receive(socket: WebsocketCommunicator, audience: int | str, game: Game, at: int) -> dict[str, Any]:
     raw = await socket.receive_from(timeout=TIMEOUT)
     frame = json.loads(raw)
+    assert_frame(frame)  # the published schema (docs/protocol.md)
     game.frames.append(Received(audience, raw, frame, at))
     return frame
 
@@ -117,7 +119,9 @@ async def _play_one_move(
     for attempt, move in enumerate(moves):
         while True:
             command = {"type": "move", "id": f"{version}.{attempt}", "version": version}
-            await socket.send_json_to({**command, "move": engine.move_to_json(move)})
+            command["move"] = engine.move_to_json(move)
+            assert_command(command)
+            await socket.send_json_to(command)
             answer = await _receive(socket, seat, game, version)
             if answer["type"] == "error" and answer["code"] == "rate_limited":
                 # Trying candidate after candidate is faster than the socket's budget: not read.

@@ -7,6 +7,14 @@ from pytest_django.fixtures import Settings
 
 
 @pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    # Counters kept in the cache (registrations per address) must not carry over between tests.
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _unhashed_static_files(settings: Settings) -> None:
     # The manifest storage of production needs `collectstatic` to have run; these tests should
     # not depend on that, so they render plain /static/... URLs.

@@ -352,3 +352,46 @@ def test_email_host_configures_smtp() -> None:
     assert config["EMAIL_HOST"] == "mail.example.com"
     assert config["EMAIL_PORT"] == 2525
     assert config["EMAIL_USE_TLS"] is True
+
+
+def test_one_address_guessing_many_usernames_is_locked_out(
+    client: Client, ala: User, settings: Settings
+) -> None:
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 8
+    # Four usernames, two failures each: no (username, address) pair reaches its own limit of 5.
+    for username in ("zofia", "jan", "ola", "piotr"):
+        assert fail_login(client, username=username, times=2).status_code == 200
+
+    blocked = fail_login(client, username="ewa")
+    assert blocked.status_code == 429
+    assertContains(blocked, "blocked after 8 failed attempts", status_code=429)
+    assertNotContains(blocked, "Logging in as", status_code=429)  # every username is blocked
+    # Even the right password of a real account, from that address.
+    assert client.post("/accounts/login/", {"username": "ala", "password": PASSWORD}).status_code == 429
+    # Another address still logs in.
+    other = Client(REMOTE_ADDR="198.51.100.4")
+    assertRedirects(other.post("/accounts/login/", {"username": "ala", "password": PASSWORD}), "/")
+
+
+def _register(client: Client, number: int):  # type: ignore[no-untyped-def]
+    return client.post(
+        "/accounts/register/",
+        {
+            "username": f"player{number}",
+            "email": f"player{number}@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+
+
+def test_one_address_registers_at_most_so_many_accounts_an_hour(settings: Settings) -> None:
+    settings.REGISTRATIONS_PER_ADDRESS_PER_HOUR = 3
+    for number in range(3):
+        client = Client(REMOTE_ADDR="203.0.113.20")
+        assert _register(client, number).status_code == 302
+    refused = _register(Client(REMOTE_ADDR="203.0.113.20"), 3)
+    assert refused.status_code == 429
+    assertContains(refused, "Too many accounts were made from your address", status_code=429)
+    assert not User.objects.filter(username="player3").exists()
+    assert _register(Client(REMOTE_ADDR="203.0.113.21"), 3).status_code == 302

@@ -210,3 +210,24 @@ def test_the_reason_comes_in_the_players_language() -> None:
     assert low["code"] == "opening_too_low"
     assert "29" in low["message"]
     assert "potrzeba" in low["message"]  # "Twoje wyłożenie jest warte 29 pkt; potrzeba co najmniej 51."
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "[" * 1500 + "]" * 1500,  # the whole query
+        '{"groups": ' + "[" * 1500 + "]" * 1500 + "}",  # inside groups
+        '{"move": ' + "[" * 1500 + "]" * 1500 + "}",  # inside the move
+        '{"groups": [], "move": ' + '{"a": ' * 60 + "1" + "}" * 60 + "}",  # deep, yet under the limit
+    ],
+    ids=["top", "groups", "move", "deep-object"],
+)
+def test_a_deeply_nested_query_is_refused_with_400_and_a_stable_code(query: str) -> None:
+    match, players = _table()
+    from django.test import Client
+
+    client = Client(raise_request_exception=False)
+    client.force_login(players[0])
+    response = client.get(f"/matches/{match.pk}/rack/", {"q": query})
+    assert response.status_code == 400, response.content[:200]
+    assert json.loads(response.content)["code"] == "malformed_query"

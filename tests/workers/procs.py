@@ -204,6 +204,7 @@ def worker_env(**extra: str) -> dict[str, str]:
         **os.environ,
         "DATABASE_URL": database_url_for_workers(),
         "REDIS_URL": settings.REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": "remi_site.settings",  # the site's, not the test runner's
         "EMBEDDED_WORKER": "0",
         "BOT_MOVE_DELAY": "0",
         # Short, but not zero: the first move of each next round is a countdown (ETA) task.

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-from games import engine, services
+from games import engine, selectors, services
 from games.engine.bots import choose_move
 from games.errors import NotBotTurnError, StaleVersionError
 from games.models import Match, MoveRecord, Room, Seat
@@ -123,7 +123,7 @@ def test_back_takes_the_seat_back_with_its_position_and_the_stand_in_stops() -> 
     seat = _seat(room, 0)
     assert (seat.index, seat.user_id, seat.state, seat.timeouts) == (0, people[0].pk, Seat.State.CONNECTED, 0)
     state = waiting.game_state()
-    frame = services.selectors.match_frame_for(match_id=match.pk, user=people[0])
+    frame = selectors.match_frame_for(match_id=match.pk, user=people[0])
     # The same seat, its own hand and score: the position the stand-in kept for the player.
     assert frame["view"]["seat"] == 0
     assert frame["view"]["hand"] == [str(card) for card in state.hands[0]]

@@ -76,7 +76,7 @@ def test_moves_are_refused_during_the_pause_and_frames_carry_the_clock(settings:
     with pytest.raises(RoundPauseError) as refused:
         _move(match, ala)
     assert refused.value.code == "round_pause"
-    assert refused.value.fields() == {"resume_at": resume_ms}
+    assert refused.value.fields == {"resume_at": resume_ms}
     assert Match.objects.get(pk=match.pk).version == match.version
     # The turn of round 2 begins when the pause ends.
     clock = selectors.match_frame_for(match_id=match.pk, user=ala)["clock"]

@@ -13,8 +13,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -29,7 +27,7 @@ from websockets.asyncio.client import connect
 
 from games import servers, services
 from games.models import Match, Room, Seat, SeatSocket, ServerProcess
-from tests.workers.test_embedded_server import _free_port, _stop, _test_database_url
+from tests.live_server import LiveServer, start_daphne
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -145,30 +143,13 @@ def test_a_server_killed_hard_leaves_no_seat_connected(tmp_path: Path, settings:
     settings.SERVER_GONE_AFTER_SECONDS = 2
     room, match, (ala,) = _table()
     cookie = session_cookie(ala)
-    port = _free_port()
-    env = dict(
-        os.environ,
-        DATABASE_URL=_test_database_url(),
-        SERVER_HEARTBEAT_SECONDS="0.5",
-        EMBEDDED_WORKER="0",  # no worker in the server: no start-up reset of the seats either
-        BOT_MOVE_DELAY="0",
-        PYTHONUNBUFFERED="1",
-    )
-    log = tmp_path / "daphne.log"
-    with log.open("wb") as out:
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-        server = subprocess.Popen(
-            [*command, "remi_site.asgi:application"],
-            cwd=settings.BASE_DIR,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    # No worker in the server: no start-up reset of the seats either.
+    server = start_daphne(tmp_path, heartbeat=0.5, embedded_worker=False, env={"BOT_MOVE_DELAY": "0"})
     try:
-        asyncio.run(_connect_then_kill(port, match.pk, cookie, server, room))
+        asyncio.run(_connect_then_kill(server, match.pk, cookie, room))
     finally:
-        _stop(server)
-        print(log.read_text()[-3000:])  # shown when the test fails
+        server.stop()
+        print(server.text()[-3000:])  # shown when the test fails
     # Its beat ages past SERVER_GONE_AFTER_SECONDS: the sweep closes the socket it held.
     deadline = time.monotonic() + 20
     while services.sweep_overdue()["servers"] == 0:
@@ -179,21 +160,13 @@ def test_a_server_killed_hard_leaves_no_seat_connected(tmp_path: Path, settings:
     assert not SeatSocket.objects.exists()
 
 
-async def _connect_then_kill(port: int, match_id: int, cookie: str, server: Any, room: Room) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            ws = await connect(
-                f"ws://127.0.0.1:{port}/ws/match/{match_id}/",
-                origin=f"http://127.0.0.1:{port}",
-                additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"},
-                proxy=None,
-            )
-            break
-        except OSError:
-            assert time.monotonic() < deadline, "daphne did not start"
-            assert server.poll() is None, "daphne stopped"
-            await asyncio.sleep(0.2)
+async def _connect_then_kill(server: LiveServer, match_id: int, cookie: str, room: Room) -> None:
+    ws = await connect(
+        server.ws_url(f"/ws/match/{match_id}/"),
+        origin=server.origin,
+        additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"},
+        proxy=None,
+    )
     frame = json.loads(await asyncio.wait_for(ws.recv(), 20))
     assert frame["type"] == "state"
     assert frame["seats"][0]["state"] == "connected"
@@ -206,7 +179,7 @@ async def _connect_then_kill(port: int, match_id: int, cookie: str, server: Any,
         )
 
     assert await database_sync_to_async(recorded)() == (1, 1, 1)
-    server.send_signal(signal.SIGKILL)  # no disconnect runs, no retire
-    server.wait(10)
+    server.process.send_signal(signal.SIGKILL)  # no disconnect runs, no retire
+    server.process.wait(10)
     await ws.close()
     assert await database_sync_to_async(recorded)() == (1, 1, 1)

@@ -11,12 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -31,8 +25,9 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from games import services
 from games.models import Match, MoveRecord, Room, Seat
-from tests.workers.test_embedded_server import _free_port, _stop, _test_database_url
-from tests.workers.worker_helpers import bot_room, make_user, purge_queue, session_cookie
+from tests.live_server import LiveServer, serving
+from tests.schema import assert_frame
+from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -69,73 +64,22 @@ def tables(transactional_db: None) -> Tables:
 
 
 @pytest.fixture
-def server_port(tables: Tables, tmp_path: Path) -> Iterator[int]:
-    port = _free_port()
-    env = dict(
-        os.environ,
-        DATABASE_URL=_test_database_url(),
-        BOT_MOVE_DELAY="0",
-        ROUND_PAUSE_SECONDS="0.2",
-        AWAY_AFTER_TIMEOUTS="2",
-        TURN_SWEEP_SECONDS="0.3",
-        AWAY_GRACE_SECONDS="600",
-        EMBEDDED_WORKER="0" if settings.REDIS_URL else "1",
-        PYTHONUNBUFFERED="1",
-    )
-    processes: list[tuple[subprocess.Popen[bytes], Path]] = []
-
-    def start(name: str, *command: str) -> None:
-        log = tmp_path / f"{name}.log"
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                command, cwd=settings.BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT
-            )
-        processes.append((process, log))
-
-    purge_queue()
-    start(
-        "daphne",
-        sys.executable,
-        "-m",
-        "daphne",
-        "-b",
-        "127.0.0.1",
-        "-p",
-        str(port),
-        "remi_site.asgi:application",
-    )
-    if settings.REDIS_URL:
-        start(
-            "celery",
-            *(sys.executable, "-m", "celery", "-A", "remi_site", "worker", "--pool", "solo", "-l", "warning"),
-            *(
-                "--without-mingle",
-                "--without-gossip",
-                "--without-heartbeat",
-                "-n",
-                f"test-{uuid.uuid4().hex}@%h",
-            ),
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or processes[0][0].poll() is not None:
-                    raise AssertionError("daphne did not start:\n" + processes[0][1].read_text()) from None
-                time.sleep(0.1)
-        yield port
-    finally:
-        for process, log in processes:
-            _stop(process)
-            print(f"--- {log.name} ---\n{log.read_text()[-4000:]}")  # shown when the test fails
+def server(tables: Tables, tmp_path: Path) -> Iterator[LiveServer]:
+    env = {
+        "BOT_MOVE_DELAY": "0",
+        "ROUND_PAUSE_SECONDS": "0.2",
+        "AWAY_AFTER_TIMEOUTS": "2",
+        "TURN_SWEEP_SECONDS": "0.3",
+        "AWAY_GRACE_SECONDS": "600",
+    }
+    with serving(tmp_path, env=env) as server:
+        yield server
 
 
 async def _next_state(ws: ClientConnection) -> dict[str, Any]:
     while True:
         message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
+        assert_frame(message)  # the published schema (docs/protocol.md)
         assert message["type"] != "error", message
         if message["type"] == "state":
             return message
@@ -147,11 +91,11 @@ def _standin_moves(match_id: int, seat: int = 0) -> int:
 
 @pytest.mark.timeout(120)
 async def test_a_person_who_does_not_play_is_timed_out_then_away_and_comes_back(
-    tables: Tables, server_port: int
+    tables: Tables, server: LiveServer
 ) -> None:
     async with connect(
-        f"ws://127.0.0.1:{server_port}/ws/match/{tables.timed}/",
-        origin=f"http://127.0.0.1:{server_port}",
+        server.ws_url(f"/ws/match/{tables.timed}/"),
+        origin=server.origin,
         additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={tables.cookie}"},
         proxy=None,
     ) as ws:

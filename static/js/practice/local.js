@@ -27,6 +27,14 @@ export class LocalConnection {
     this.timer = null;
     this.busy = Promise.resolve();
     this.frame = null; // the newest frame
+    this.stopped = false; // the game was left: answers still on their way are dropped
+  }
+
+  /** Leave the game: no more bot moves, nothing more kept. */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /** Set the table's handlers: onFrame(frame), onStatus(status, detail), onOpen(). */
@@ -56,13 +64,14 @@ export class LocalConnection {
 
   /** Take in an answer of the engine: its record, the bot to move. */
   absorb(answer) {
-    if (!answer || answer.error) return;
+    if (!answer || answer.error || this.stopped) return;
     if (answer.record) this.onRecord(answer.record);
     this.botSeat = answer.bot;
     this.scheduleBot();
   }
 
   deliver(frame) {
+    if (this.stopped) return;
     if (frame.type === "state") {
       this.frame = frame;
       if ((frame.events || []).some((e) => e.kind === "round_over") && frame.view.phase !== "over") this.held = true;
@@ -126,7 +135,7 @@ export class LocalConnection {
   scheduleBot() {
     clearTimeout(this.timer);
     this.timer = null;
-    if (this.botSeat === null || this.botSeat === undefined || this.held) return;
+    if (this.botSeat === null || this.botSeat === undefined || this.held || this.stopped) return;
     this.timer = setTimeout(() => this.botMove(), this.delay);
   }
 

@@ -1,12 +1,12 @@
-"""Settings for Remi, read from the environment.
+"""Settings for Remi, read from the environment (``remi_site.settings`` imports these).
 
 With no environment at all you get a development setup that needs only Python: SQLite, an
 in-memory channel layer and an in-memory Celery broker. Setting DATABASE_URL and REDIS_URL
-switches to PostgreSQL and Redis. Every variable read here is listed in .env.example.
+switches to PostgreSQL and Redis. Every variable read here is listed in .env.example. The test
+runner uses ``remi_site.settings.test`` (pyproject.toml), which changes a few defaults.
 """
 
 import os
-import sys
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -123,6 +123,11 @@ LOGOUT_REDIRECT_URL = "home"
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+#: Failed logins from one address, whatever the usernames, before it is locked out the same way
+#: (accounts/rate_limit.py).
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+#: New accounts one address may register in an hour.
+REGISTRATIONS_PER_ADDRESS_PER_HOUR = int(os.environ.get("REGISTRATIONS_PER_ADDRESS_PER_HOUR", "5"))
 AXES_USERNAME_CALLABLE = "accounts.rate_limit.lockout_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.rate_limit.lockout_response"
@@ -211,8 +216,12 @@ DATABASES = {
 }
 _db = DATABASES["default"]
 # TOX_PARALLEL_ENV (e.g. "w1") gives a test run its own test databases (pytest-django appends it
-# to the names below) and its own Celery queue (below), so runs side by side never share them.
-_TEST_SUFFIX = f"_{os.environ['TOX_PARALLEL_ENV']}" if os.environ.get("TOX_PARALLEL_ENV") else ""
+# to the names below) and its own Celery queue (below), so runs side by side never share them;
+# within a run, each pytest-xdist worker (PYTEST_XDIST_WORKER, "gw0", ...) has its own too. Both
+# reach the servers and workers that tests start (they inherit the environment).
+_TEST_SUFFIX = "".join(
+    f"_{os.environ[name]}" for name in ("TOX_PARALLEL_ENV", "PYTEST_XDIST_WORKER") if os.environ.get(name)
+)
 if _db["ENGINE"].endswith("sqlite3"):
     _db["OPTIONS"] = {
         # Take the write lock at BEGIN: with the default DEFERRED, concurrent writers get
@@ -234,9 +243,6 @@ else:
 # --- Channels and Celery ----------------------------------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-#: True inside the test runner: tests start their own Celery workers (tests/workers) and set
-#: their own delays, so the defaults below change for them (an environment variable still wins).
-RUNNING_TESTS = "pytest" in sys.modules
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float]
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -274,29 +280,45 @@ else:
 #: Run a Celery worker in a thread of the server process (remi_site/embedded.py). On by default
 #: without Redis (the memory:// broker is per process); with REDIS_URL, separate `celery worker`
 #: processes consume the queue (make worker). EMBEDDED_WORKER=1/0 overrides.
-CELERY_EMBEDDED_WORKER = env_bool("EMBEDDED_WORKER", default=not REDIS_URL and not RUNNING_TESTS)
+CELERY_EMBEDDED_WORKER = env_bool("EMBEDDED_WORKER", default=not REDIS_URL)
 #: Its own queue per parallel test run (see TOX_PARALLEL_ENV above); "celery" otherwise.
 CELERY_TASK_DEFAULT_QUEUE = f"celery{_TEST_SUFFIX}"
 
 #: Seconds a bot waits before each of its moves (a human-like pace).
-BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 0.0 if RUNNING_TESTS else 0.8)
+BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 0.8)
 #: Seconds between a round's end and the first move of the next one (everyone sees the scores).
-ROUND_PAUSE_SECONDS = env_float("ROUND_PAUSE_SECONDS", 0.0 if RUNNING_TESTS else 5.0)
+ROUND_PAUSE_SECONDS = env_float("ROUND_PAUSE_SECONDS", 5.0)
 #: Turns in a row that may run out of time before the seat is marked away (the bot then plays
 #: its turns without waiting for the timer, until the player is back).
 AWAY_AFTER_TIMEOUTS = max(1, int(env_float("AWAY_AFTER_TIMEOUTS", 2)))
 #: Seconds a seat whose sockets are all gone stays "offline" before it is marked away.
 AWAY_GRACE_SECONDS = env_float("AWAY_GRACE_SECONDS", 30.0)
 #: Every worker sweeps the turn deadlines, grace periods and away seats this often (seconds), and
-#: fires what is overdue (a task lost with a worker killed hard). 0 turns the sweep off (the test
-#: runner's default: tests that need it set it or call the sweep themselves).
-TURN_SWEEP_SECONDS = env_float("TURN_SWEEP_SECONDS", 0.0 if RUNNING_TESTS else 5.0)
+#: fires what is overdue (a task lost with a worker killed hard). 0 turns the sweep off (the
+#: default of remi_site.settings.test: tests that need it set it or call the sweep themselves).
+TURN_SWEEP_SECONDS = env_float("TURN_SWEEP_SECONDS", 5.0)
 #: Every server process (daphne) writes its heartbeat this often (seconds; games/servers.py). 0
-#: turns it off (the test runner's default).
-SERVER_HEARTBEAT_SECONDS = env_float("SERVER_HEARTBEAT_SECONDS", 0.0 if RUNNING_TESTS else 10.0)
+#: turns it off (the default of remi_site.settings.test).
+SERVER_HEARTBEAT_SECONDS = env_float("SERVER_HEARTBEAT_SECONDS", 10.0)
 #: A server process whose heartbeat is older than this is gone (killed hard): the sweep closes
 #: the sockets it held, and their seats go offline, then away after their grace period.
 SERVER_GONE_AFTER_SECONDS = env_float("SERVER_GONE_AFTER_SECONDS", 45.0)
+
+# --- Limits on game sockets (docs/protocol.md, "Limits") ----------------------------------------
+#: Each socket's message budget: a burst, then so many a second; far over it (the factor times
+#: both), the socket is closed with 4429.
+WS_RATE_LIMIT_BURST = int(env_float("WS_RATE_LIMIT_BURST", 20))
+WS_RATE_LIMIT_PER_SECOND = env_float("WS_RATE_LIMIT_PER_SECOND", 10.0)
+WS_RATE_LIMIT_CLOSE_FACTOR = env_float("WS_RATE_LIMIT_CLOSE_FACTOR", 5.0)
+#: One account's budget over all its sockets on one server process (a message must fit both).
+WS_ACCOUNT_RATE_LIMIT_BURST = int(env_float("WS_ACCOUNT_RATE_LIMIT_BURST", 40))
+WS_ACCOUNT_RATE_LIMIT_PER_SECOND = env_float("WS_ACCOUNT_RATE_LIMIT_PER_SECOND", 20.0)
+#: Game sockets one account may have open at once, over every server process (more: 4409).
+WS_MAX_SOCKETS_PER_ACCOUNT = int(env_float("WS_MAX_SOCKETS_PER_ACCOUNT", 8))
+#: Socket handshakes one address may make on one server process: a burst, then so many a minute
+#: (more: 4409, before the session is looked up). Behind a proxy, run daphne with --proxy-headers.
+WS_HANDSHAKE_BURST = int(env_float("WS_HANDSHAKE_BURST", 30))
+WS_HANDSHAKES_PER_MINUTE = env_float("WS_HANDSHAKES_PER_MINUTE", 60.0)
 
 # Redis is also the cache when it is there; otherwise each process has its own memory cache.
 if REDIS_URL:

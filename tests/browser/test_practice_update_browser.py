@@ -1,0 +1,169 @@
+"""A new engine replaces the cached one on the next online visit (issue 15, docs/practice.md).
+
+The site is served from the repository, and /practice/ is opened until it is ready offline.
+Then the same address serves a copy of the site whose engine differs by one line: on the next
+online visit the browser installs the new service worker, which keeps the new engine archive and
+drops every cache of the old version; offline afterwards, the page plays with the new engine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import practice_assets
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run sets REQUIRE_BROWSER
+    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
+if practice_assets.pyodide_missing() and not os.environ.get("REQUIRE_BROWSER"):
+    pytest.skip("practice needs Pyodide from npm (make npm)", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
+
+SITE = ("accounts", "games", "remi_site", "templates", "static", "locale", "manage.py")
+STATE = "(document.getElementById('practice') || {dataset: {}}).dataset.state"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """daphne serving the site found at ``root`` on ``port`` (DEBUG: files through the finders)."""
+
+    def __init__(self, root: Path, port: int, database: Path, log: Path) -> None:
+        env = dict(
+            os.environ,
+            DATABASE_URL=f"sqlite:///{database}",
+            DJANGO_DEBUG="1",
+            EMBEDDED_WORKER="0",
+            PYTHONUNBUFFERED="1",
+        )
+        env.pop("REDIS_URL", None)
+        self.log = log.open("wb")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "remi_site.asgi:application",
+            ],
+            cwd=root,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    self.stop()
+                    raise RuntimeError(f"daphne did not start: {log.read_text()}") from None
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture
+def sites(tmp_path: Path) -> dict[str, Any]:
+    """The repository's site and a copy of it with one more line in the engine, one database."""
+    database = tmp_path / "db.sqlite3"
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
+    env.pop("REDIS_URL", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    copy = tmp_path / "site"
+    copy.mkdir()
+    for name in SITE:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, copy / name)
+    (copy / "node_modules").symlink_to(ROOT / "node_modules")
+    rules = copy / "games" / "engine" / "rules.py"
+    rules.write_text(rules.read_text() + "\n# A new engine: this line is all that changed.\n")
+    return {"database": database, "copy": copy, "port": _free_port(), "logs": tmp_path}
+
+
+def test_a_new_engine_replaces_the_cached_one_on_the_next_online_visit(
+    sites: dict[str, Any], browser: Any
+) -> None:
+    port = sites["port"]
+    url = f"http://127.0.0.1:{port}/practice/?delay=0"
+    server = Server(ROOT, port, sites["database"], sites["logs"] / "old.log")
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(url)
+        page.wait_for_function(
+            "document.getElementById('practice').dataset.offline === 'ready'", timeout=120_000
+        )
+        old = page.evaluate("window.remiPractice.config")
+    finally:
+        server.stop()
+
+    server = Server(sites["copy"], port, sites["database"], sites["logs"] / "new.log")
+    try:
+        page.reload()
+        page.wait_for_function(f"{STATE} === 'setup'", timeout=120_000)
+        new = page.evaluate("window.remiPractice.config")
+        assert new["archive"] != old["archive"]
+        assert new["caches"]["app"] != old["caches"]["app"]
+        assert new["caches"]["pyodide"] == old["caches"]["pyodide"]
+        # The new service worker took over and dropped the old version's cache.
+        page.wait_for_function(
+            """async ([gone, kept]) => {
+              const names = await caches.keys();
+              return !names.includes(gone) && names.includes(kept);
+            }""",
+            arg=[old["caches"]["app"], new["caches"]["app"]],
+            timeout=60_000,
+        )
+        page.wait_for_function(
+            "document.getElementById('practice').dataset.offline === 'ready'", timeout=60_000
+        )
+    finally:
+        server.stop()
+
+    # Offline now: the page and the new engine come from the caches; the old archive is gone.
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_function(f"{STATE} === 'setup'", timeout=120_000)
+    assert page.evaluate("window.remiPractice.config.archive") == new["archive"]
+    assert page.evaluate(f"caches.match({new['archive_url']!r}).then(Boolean)")
+    assert not page.evaluate(f"caches.match({old['archive_url']!r}).then(Boolean)")
+    started = page.evaluate(
+        """() => window.remiPractice.state.engine.call(
+             "start", {variant: "gin", options: {}, levels: [null, "easy"], names: ["A", "B"]})"""
+    )
+    assert started["ok"]["frame"]["view"]["variant"] == "gin"
+    context.close()
