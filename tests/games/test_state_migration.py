@@ -1,4 +1,4 @@
-"""Migration 0008 rewrites every stored ``Match.state`` in the engine's current format, and a
+"""Migration 0009 rewrites every stored ``Match.state`` in the engine's current format, and a
 match stored by the code before it (``remi-state/1``, tests/engine/fixtures/state_v1) is played
 to its end after it, through the site's services, on PostgreSQL."""
 
@@ -19,8 +19,8 @@ from games.engine.deal import secret_bytes
 from games.models import Match, Round
 
 FIXTURES = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "state_v1"
-BEFORE = [("games", "0007_server_sockets")]
-AFTER = [("games", "0008_match_state_format_2")]
+BEFORE = [("games", "0008_account_sockets")]
+AFTER = [("games", "0009_match_state_format_2")]
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,7 +62,7 @@ def _stored_match(make_room: Any, name: str) -> tuple[int, dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", ["remi", "gin", "knock108"])
-def test_migration_0008_upgrades_a_stored_state_and_its_match_finishes(
+def test_migration_0009_upgrades_a_stored_state_and_its_match_finishes(
     make_room: Any, settings: Settings, name: str
 ) -> None:
     settings.ROUND_PAUSE_SECONDS = 0
@@ -86,7 +86,7 @@ def test_migration_0008_upgrades_a_stored_state_and_its_match_finishes(
         _migrate(AFTER)
 
 
-def test_migration_0008_goes_back_to_the_older_format(make_room: Any) -> None:
+def test_migration_0009_goes_back_to_the_older_format(make_room: Any) -> None:
     _migrate(BEFORE)
     try:
         stored = {name: _stored_match(make_room, name) for name in ("remik40", "oklahoma")}

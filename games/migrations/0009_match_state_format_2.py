@@ -73,6 +73,6 @@ def downgrade(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0007_server_sockets")]
+    dependencies = [("games", "0008_account_sockets")]
 
     operations = [migrations.RunPython(upgrade, downgrade)]
