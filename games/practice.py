@@ -330,11 +330,11 @@ def reason(
         facts["melds"] = [{"cards": list(cards), "points": p} for cards, p in zip(melds, points, strict=True)]
         facts["points"] = sum(p for p in points if p is not None)
     opening = (before_view.get("you") or {}).get("opening")
-    if isinstance(opening, Mapping) and not state.opened[seat]:
+    if isinstance(opening, Mapping) and not engine.opened_seats(state)[seat]:
         facts["opening"] = {
             "required_points": opening.get("required_points"),
             "required_run": opening.get("required_run"),
-            "opens": bool(after.opened[seat]) if len(after.opened) > seat else False,
+            "opens": engine.opened_seats(after)[seat],
         }
     for key in ("card", "layoffs", "exchanges"):
         if data.get(key):

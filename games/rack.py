@@ -151,8 +151,8 @@ def _allowed_cards(state: Any, seat: int, base: Any) -> Counter[str]:
         if wanted in row:
             index = len(row) - 1 - row[::-1].index(wanted)
             allowed.update(row[index:])
-    atu = getattr(state, "atu", None)
-    if atu is not None and getattr(state, "atu_taken_by", None) is None:
+    atu = engine.free_atu(state)
+    if atu is not None:
         allowed[str(atu.bare())] += 1
     play = base.play if isinstance(base, TakeDiscard) else base
     allowed["JK"] += len(play.exchanges)  # a joker freed by this move's exchanges

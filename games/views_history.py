@@ -407,7 +407,7 @@ def replay_frames(
                 {"owner": names[owner], "cards": [_card(card) for card in cards]} for owner, cards in melds
             ],
             "table_before_last_move": before_last,
-            "atu": _card(table.atu) if table.atu else None,
+            "atu": _card(atu) if (atu := engine.atu_of(table)) else None,
             "hands": [
                 {
                     "seat": seat,

@@ -16,7 +16,7 @@ from .cards import Card, format_cards, parse_card, parse_cards
 from .deal import commitment, deal_seed, seed_book
 from .errors import CodedError, IllegalMoveError, InvalidMeldError, MalformedMoveError
 from .events import Event, events_for
-from .legal import legal_moves
+from .game import apply_move, choose_first, end_match, legal_moves, new_game, next_match_first
 from .melds import Meld, MeldPolicy, read_meld
 from .moves import (
     Discard,
@@ -39,8 +39,17 @@ from .record_check import round_steps, verify_record
 from .records import FORMAT as RECORD_FORMAT
 from .records import record_from_json, record_to_json, replay, verify_deal
 from .rules import Rules, variant, variant_names
-from .state import GameState, TableMeld, state_from_json, state_to_json
-from .turn import Transition, apply_move, choose_first, end_match, new_game, next_match_first
+from .state import (
+    GameState,
+    TableMeld,
+    Transition,
+    atu_of,
+    free_atu,
+    opened_seats,
+    state_from_json,
+    state_to_json,
+    upgrade_state_json,
+)
 
 __all__ = [
     "RECORD_FORMAT",
@@ -66,6 +75,7 @@ __all__ = [
     "TakeDiscard",
     "Transition",
     "apply_move",
+    "atu_of",
     "card_text",
     "choose_first",
     "commitment",
@@ -73,6 +83,7 @@ __all__ = [
     "end_match",
     "events_for",
     "format_cards",
+    "free_atu",
     "gin_position",
     "legal_moves",
     "move_from_json",
@@ -80,6 +91,7 @@ __all__ = [
     "move_to_json",
     "new_game",
     "next_match_first",
+    "opened_seats",
     "parse_card",
     "parse_cards",
     "position",
@@ -91,6 +103,7 @@ __all__ = [
     "seed_book",
     "state_from_json",
     "state_to_json",
+    "upgrade_state_json",
     "variant",
     "variant_names",
     "verify_deal",

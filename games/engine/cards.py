@@ -55,7 +55,7 @@ class Card:
         return f"Card({str(self)!r})"
 
     def __str__(self) -> str:
-        text = self.face
+        text = self.rank + self.suit  # a joker's suit is "": "JK" (the face, written out: it is hot)
         if self.copy:
             text += f"#{self.copy}"
         if self.stands_for is not None:
@@ -65,7 +65,7 @@ class Card:
     @property
     def face(self) -> str:
         """The card without copy id or declaration: ``7H`` or ``JK``."""
-        return JOKER if self.is_joker else self.rank + self.suit
+        return self.rank + self.suit
 
     @property
     def is_joker(self) -> bool:

@@ -1,4 +1,4 @@
-"""Seeds, commitments and shuffles: every deal can be committed to before and checked after.
+"""Seeds, commitments, shuffles and deals: every deal can be committed to before and checked after.
 
 The site keeps a secret per match. Each round's deal comes from ``deal_seed(secret, round_no)``
 (HMAC-SHA256), and the table can publish ``commitment(seed)`` (SHA-256) before the round; once the
@@ -19,7 +19,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from .cards import Card
+    from .rules import Rules
 
 T = TypeVar("T")
 
@@ -120,3 +124,28 @@ def shuffle(items: Iterable[T], seed: bytes) -> tuple[T, ...]:
         j = stream.below(i + 1)
         out[i], out[j] = out[j], out[i]
     return tuple(out)
+
+
+def deal_cards(
+    rules: Rules, players: int, seed: bytes, first: int
+) -> tuple[tuple[tuple[Card, ...], ...], Card | None, tuple[Card, ...]]:
+    """The deal of one round from its seed: (hands, atu, stock top first).
+
+    One card at a time clockwise, starting left of ``first``; ``first`` gets the extra card last
+    (R51-10, R51-Q15; RMI-13). Then the atu is turned (Remi), and the rest is the stock.
+    """
+    pack = list(shuffle(rules.pack_for(players), seed))
+    sizes = rules.hand_sizes(players, first)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    order = [(first + 1 + i) % players for i in range(players)]
+    position = 0
+    while any(len(hands[s]) < sizes[s] for s in range(players)):
+        for seat in order:
+            if len(hands[seat]) < sizes[seat]:
+                hands[seat].append(pack[position])
+                position += 1
+    atu = None
+    if rules.has_atu:
+        atu = pack[position]
+        position += 1
+    return tuple(tuple(h) for h in hands), atu, tuple(pack[position:])

@@ -22,12 +22,30 @@ class Event:
         return {"kind": self.kind, **self.data}
 
 
+# Every move makes events: they are made through their slots, as ``__init__`` would, but without
+# the frozen dataclass's ``object.__setattr__`` per field (``make bench``).
+_NEW = object.__new__
+_SET_KIND = vars(Event)["kind"].__set__
+_SET_DATA = vars(Event)["data"].__set__
+_SET_TO = vars(Event)["to"].__set__
+
+
 def public(kind: str, **data: Any) -> Event:
-    return Event(kind, data)
+    """An event everyone may see."""
+    event: Event = _NEW(Event)
+    _SET_KIND(event, kind)
+    _SET_DATA(event, data)
+    _SET_TO(event, None)
+    return event
 
 
 def private(to: int, kind: str, **data: Any) -> Event:
-    return Event(kind, data, to=to)
+    """An event for seat ``to`` alone."""
+    event: Event = _NEW(Event)
+    _SET_KIND(event, kind)
+    _SET_DATA(event, data)
+    _SET_TO(event, to)
+    return event
 
 
 def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:

@@ -121,6 +121,15 @@ def cards_named(move: Move) -> tuple[Card, ...]:
     return ()
 
 
+def names_a_joker(move: Move) -> bool:
+    """Does ``move`` name a joker anywhere (see :func:`cards_named`)?"""
+    if isinstance(move, Discard):  # the most frequent moves name one card, or none
+        return move.card.is_joker
+    if isinstance(move, TakeDiscard) and move.play.is_empty:
+        return move.card is not None and move.card.is_joker
+    return any(card.is_joker for card in cards_named(move))
+
+
 def _cards(value: Any, what: str) -> tuple[Card, ...]:
     if isinstance(value, str):
         return parse_cards(value)

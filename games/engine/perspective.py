@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from .deal import commitment, deal_seed
+from .families import family_of
 from .state import GameState, TableMeld
 
 
-def _meld_view(state: GameState, table_meld: TableMeld) -> dict[str, Any]:
+def _meld_view(state: GameState, table_meld: TableMeld, consumed: set[str]) -> dict[str, Any]:
     meld = table_meld.meld
     return {
         "id": table_meld.id,
@@ -23,7 +24,7 @@ def _meld_view(state: GameState, table_meld: TableMeld) -> dict[str, Any]:
         "cards": [str(c) for c in meld.cards],
         "placed_by": list(table_meld.placed_by),
         "points": state.rules.meld_value(meld),
-        "consumed": [str(c.bare()) for c in meld.cards if c.is_joker and c.bare() in state.consumed],
+        "consumed": [str(c.bare()) for c in meld.cards if c.is_joker and str(c.bare()) in consumed],
     }
 
 
@@ -33,6 +34,9 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         raise ValueError(f"no seat {seat!r} at this table")
     rules = state.rules
     over = state.phase == "over"
+    family = family_of(rules)
+    own = family.view_extra(state, seat)
+    consumed = own.pop("consumed_jokers")
     view: dict[str, Any] = {
         "variant": rules.name,
         "options": dict(rules.options),
@@ -48,12 +52,12 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "hand_sizes": [len(hand) for hand in state.hands],
         "stock_size": len(state.stock),
         "discard": [str(c) for c in state.discard],
-        "melds": [_meld_view(state, m) for m in state.melds],
-        "opened": list(state.opened),
-        "atu": str(state.atu) if state.atu is not None else None,
-        "atu_taken_by": state.atu_taken_by,
+        "melds": [_meld_view(state, m, set(consumed)) for m in state.melds],
+        "opened": own.pop("opened"),
+        "atu": own.pop("atu"),
+        "atu_taken_by": own.pop("atu_taken_by"),
         "turns_started": list(state.turns_started),
-        "consumed_jokers": [str(c) for c in state.consumed],
+        "consumed_jokers": consumed,
         "commitment": commitment(deal_seed(state.secret, state.round_no)),
         "scores": {
             "rounds": [result.to_json() for result in state.results],
@@ -67,10 +71,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         view["revealed_seed"] = deal_seed(state.secret, state.round_no).hex()
     # What only this variant has (Rummy 500's running tally, Remik 40's prize pool): public facts.
     view.update(rules.view_extra(state, seat))
-    if rules.flow is not None:
-        view.update(rules.flow.view_extra(state, seat))
+    view.update(own)
     if seat is not None:
-        from .legal import seat_options
-
-        view["you"] = seat_options(state, seat)
+        view["you"] = family.seat_options(state, seat)
     return view

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Literal
 
 from .cards import Card, parse_card, parse_cards
+from .cycles import GinState, GinStep, RummyState
 from .deal import deal_seed, secret_bytes, shuffle
+from .game import new_game
 from .melds import read_meld
 from .rules import Rules
 from .state import GameState, Phase, TableMeld
-from .turn import new_game
 
 CardsText = str | Sequence[Card]
 
@@ -99,6 +100,9 @@ def position(
         if turns_started is not None
         else tuple(2 if s == turn else 1 for s in range(players))
     )
+    cycle = base.cycle
+    if isinstance(cycle, RummyState):  # the other families keep their match's own as dealt
+        cycle = RummyState(opened_flags, opened_flags[turn], atu=atu_card, atu_pair_seats=pair)
     return replace(
         base,
         round_no=round_no,
@@ -107,15 +111,12 @@ def position(
         stock=tuple(stock_cards),
         discard=discard_cards,
         melds=tuple(table),
-        opened=opened_flags,
         turn=turn,
         phase=phase,
         turns_started=started,
-        opened_at_turn_start=opened_flags[turn],
-        atu=atu_card,
-        atu_pair_seats=pair,
         next_meld_id=len(table) + 1,
         totals=tuple(totals) if totals is not None else (0,) * players,
+        cycle=cycle,
     )
 
 
@@ -127,8 +128,8 @@ def gin_position(
     stock: str | Sequence[Card | str] = "",
     dealer: int = 0,
     turn: int | None = None,
-    step: str = "turn",
-    phase: Any = "draw",
+    step: GinStep = "turn",
+    phase: Phase = "draw",
     upcard: str | None = None,
     taken: str | None = None,
     seed: int | str | bytes = 0,
@@ -136,7 +137,7 @@ def gin_position(
     totals: Sequence[int] | None = None,
     won: Sequence[int] | None = None,
     base: GameState | None = None,
-    rest: Any = "stock",
+    rest: Literal["stock", "drop"] = "stock",
 ) -> GameState:
     """A gin-family position for tests and puzzles: these hands, face-up pile and stock.
 
@@ -153,7 +154,7 @@ def gin_position(
     >>> you["deadwood"], "5H#1" in you["knock_discards"]   # discarding 5H is gin
     (0, True)
     """
-    from .gin import GinFamily
+    from .variants.gin import GinFamily
 
     if not isinstance(rules, GinFamily):
         raise ValueError(f"{rules.name} is not of the gin family")
@@ -182,33 +183,32 @@ def gin_position(
     first_turn = turn if turn is not None else base.first
     up = parse_cards(upcard)[0] if upcard else (pile[0] if pile else pack[0])
     physical_up = next((c for c in pack if c.same_face(up)), up)
-    extra: dict[str, Any] = {
-        **base.extra,
-        "step": step,
-        "upcard": str(physical_up),
-        "limit": family.knock_limit(physical_up),
-        "factor": family.deal_factor(physical_up),
-        "passed": [],
-        "stock_only": False,
-        "taken": None,
-        "knock": None,
-    }
-    if won is not None:
-        extra["won"] = list(won)
+    match = base.cycle
+    assert isinstance(match, GinState)
+    taken_card = None
     if taken is not None:
         wanted = parse_cards(taken)[0]
-        extra["taken"] = str(next(c for c in dealt[first_turn] if c.same_face(wanted)))
+        taken_card = next(c for c in dealt[first_turn] if c.same_face(wanted))
+    cycle = GinState(
+        step,
+        physical_up,
+        family.knock_limit(physical_up),
+        family.deal_factor(physical_up),
+        taken=taken_card,
+        won=tuple(won) if won is not None else match.won,
+        columns=match.columns,
+        settlement=match.settlement,
+    )
     return replace(
         base,
         hands=dealt,
         stock=stock_cards,
         discard=pile,
         melds=(),
-        opened=(False, False),
         turn=first_turn,
         phase=phase,
         turns_started=(1, 1),
         next_meld_id=1,
         totals=tuple(totals) if totals is not None else base.totals,
-        extra=extra,
+        cycle=cycle,
     )

@@ -38,11 +38,11 @@ from typing import Any
 from . import errors
 from .deal import SEED_BOOK, commitment, deal_seed
 from .events import Event
+from .game import apply_move, new_game
 from .moves import Move, move_from_json
 from .records import GameRecord, record_from_json, verify_deal
 from .scoring import RoundResult
-from .state import GameState
-from .turn import Transition, apply_move, new_game
+from .state import GameState, Transition, atu_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +176,7 @@ def _open_round(state: GameState, rounds: dict[int, dict[str, Any]]) -> None:
         "round": state.round_no,
         "first": state.first,
         "hands": state.hands,
-        "atu": state.atu,
+        "atu": atu_of(state),
         "players": state.players,
         "rules": state.rules,
         "moves": 0,

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card
-from .deal import commitment, deal_seed, secret_bytes
+from .deal import commitment, deal_cards, deal_seed, secret_bytes
+from .game import apply_move, new_game
 from .moves import Move, move_from_json, move_to_json
 from .rules import Rules, rules_from_json
 from .state import GameState
-from .turn import apply_move, deal_cards, new_game
 
 FORMAT = "remi-record/1"
 

@@ -107,13 +107,16 @@ class Rules:
     # --- melds -------------------------------------------------------------------------------
     policy: MeldPolicy = MeldPolicy()
 
-    # --- turn rules (read by turn.py) --------------------------------------------------------
+    # --- turn rules (read by the rummy family's cycle, families/rummy*.py) -------------------
     #: "pure": the opening must include a run without jokers (R51-31); "any": any run (RMI-25).
     opening_run: ClassVar[Literal["pure", "any", "none"]] = "none"
     #: Nothing reaches the table in a seat's first turn of a round (RMI-19).
     first_turn_locked: ClassVar[bool] = False
     #: "top": only the top discard may be taken; "row": any visible depth after opening (RMI-31).
     discard_take: ClassVar[Literal["top", "row"]] = "top"
+    #: Who deals first: "lot" (drawn from the match secret, RMI-Q1, R500-4, R40-Q13) or
+    #: "high_card" (each player draws a card, the highest deals, R51-8).
+    first_dealer: ClassVar[Literal["lot", "high_card"]] = "lot"
     #: Before opening, taking the discard requires going out in the same turn (R51-37).
     take_before_opening_must_go_out: ClassVar[bool] = False
     #: "remik": an exchanged joker must go into a new meld in the same move (R51-27);
@@ -126,8 +129,6 @@ class Rules:
     #: When the stock is empty and a player must draw: "reshuffle" the pile minus its top card
     #: (R51-38) or "end" the round (RMI-50).
     stock_out: ClassVar[Literal["reshuffle", "end"]] = "reshuffle"
-    #: A turn cycle of the variant's own (``games.engine.flow.Flow``); None: the shared cycle.
-    flow: ClassVar[Any] = None
     #: The family whose turn cycle the variant plays: "rummy" (draw, meld, lay off, discard),
     #: "gin" (gin and Oklahoma: knock, the defender's reply) or "knock108". Bots are chosen by it.
     family: ClassVar[str] = "rummy"
@@ -156,7 +157,8 @@ class Rules:
     #: End the round void when no seat can ever go out: every hand too small for a new meld and no
     #: card off the table fits a table meld (a reshuffled stock would go round for ever, R40-Q15).
     end_when_stuck: ClassVar[bool] = False
-    #: Rule ids the shared cycle cites in its messages, where they differ from Remik 51's / Remi's.
+    #: Rule ids the rummy cycle cites in its messages, where they differ from Remik 51's
+    #: (``families.rummy_play.RULE_IDS``).
     rule_ids: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, **options: Any) -> None:
@@ -229,6 +231,11 @@ class Rules:
     @property
     def opening_minimum(self) -> int:
         return 0
+
+    @property
+    def row_depth(self) -> int | None:
+        """How many of the newest discards a take may reach in a row (RMI-Q8); None: all."""
+        return None
 
     def card_value(self, represented: Card, kind: str, position: int) -> int:
         """What a card counts on the table, standing for ``represented`` at a run ``position``."""

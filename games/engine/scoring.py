@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .cards import Card
+
+if TYPE_CHECKING:
+    from .melds import Meld
+    from .rules import Rules
 
 RoundEnd = Literal["went_out", "stock_out", "void"]
 
@@ -94,3 +98,34 @@ def standings(totals: Sequence[int], lower_wins: bool) -> tuple[int, ...]:
     """Seats holding the best total (several on a tie)."""
     best = min(totals) if lower_wins else max(totals)
     return tuple(seat for seat, total in enumerate(totals) if total == best)
+
+
+class _LaidMeld(Protocol):
+    @property
+    def meld(self) -> Meld: ...
+
+    @property
+    def placed_by(self) -> tuple[int, ...]: ...
+
+
+class Table(Protocol):
+    """What :func:`table_points` reads of a state: the rules, the seats and the table's melds."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def melds(self) -> Sequence[_LaidMeld]: ...
+
+
+def table_points(state: Table) -> tuple[int, ...]:
+    """What each seat has put on the table this round (the placer scores each card, RMI-36)."""
+    points = [0] * state.players
+    for table_meld in state.melds:
+        meld = table_meld.meld
+        for rep, position, placer in zip(meld.represented, meld.positions, table_meld.placed_by, strict=True):
+            points[placer] += state.rules.card_value(rep, meld.kind, position)
+    return tuple(points)

@@ -6,12 +6,15 @@ Only :func:`games.engine.perspective.view_for` turns it into what one seat may k
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any, Final, Literal, NamedTuple
 
 from .cards import Card, parse_card
+from .cycles import Cycle, RummyState, cycle_from_json
+from .events import Event
 from .melds import Meld
-from .rules import Rules, rules_from_json
+from .rules import Rules, family_of, rules_from_json
 from .scoring import RoundResult, ScoreLine
 
 Phase = Literal["draw", "play", "over"]
@@ -33,6 +36,8 @@ class TableMeld:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """A match: what every family of turn cycles has, and its own part in ``cycle``."""
+
     rules: Rules
     players: int
     names: tuple[str, ...]
@@ -47,21 +52,10 @@ class GameState:
     #: Bottom (oldest) first; the last card is the top.
     discard: tuple[Card, ...]
     melds: tuple[TableMeld, ...]
-    opened: tuple[bool, ...]
     turn: int
     phase: Phase
     #: Turns each seat has started this round (a seat's first turn is number 1).
     turns_started: tuple[int, ...]
-    #: Had the seat to move opened before this turn began? (A one-go finish, R51-45.)
-    opened_at_turn_start: bool
-    #: A joker went into a new meld this turn (Remi's going-out bonus, RMI-43).
-    turn_joker_laid: bool
-    atu: Card | None
-    atu_taken_by: int | None
-    atu_pair_seats: tuple[int, ...]
-    #: Jokers bought back this round (Remi, RMI-42).
-    consumed: tuple[Card, ...]
-    reshuffles: int
     next_meld_id: int
     results: tuple[RoundResult, ...]
     totals: tuple[int, ...]
@@ -69,9 +63,8 @@ class GameState:
     winners: tuple[int, ...]
     #: Moves applied so far in the match (a version number).
     moves_played: int
-    #: What a variant with its own turn cycle (``Rules.flow``) keeps beyond the fields above:
-    #: JSON-able data only (card ids as text), never read by the shared cycle.
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    #: What the variant's family keeps beyond the fields above (:mod:`games.engine.cycles`).
+    cycle: Cycle
 
     @property
     def is_over(self) -> bool:
@@ -82,6 +75,136 @@ class GameState:
 
     def with_changes(self, **changes: Any) -> GameState:
         return replace(self, **changes)
+
+
+class _Keep(Enum):
+    """The default of :func:`evolve`'s arguments: keep the field as it is."""
+
+    KEEP = 0
+
+
+KEEP: Final = _Keep.KEEP
+
+
+# ``evolve`` sets each field of the new state through its slot, as ``__init__`` would, but without
+# the frozen dataclass's ``object.__setattr__`` per field: twice as fast (``make bench``).
+_NEW = object.__new__
+_SET_RULES = vars(GameState)["rules"].__set__
+_SET_PLAYERS = vars(GameState)["players"].__set__
+_SET_NAMES = vars(GameState)["names"].__set__
+_SET_SECRET = vars(GameState)["secret"].__set__
+_SET_ROUND_NO = vars(GameState)["round_no"].__set__
+_SET_FIRST = vars(GameState)["first"].__set__
+_SET_HANDS = vars(GameState)["hands"].__set__
+_SET_STOCK = vars(GameState)["stock"].__set__
+_SET_DISCARD = vars(GameState)["discard"].__set__
+_SET_MELDS = vars(GameState)["melds"].__set__
+_SET_TURN = vars(GameState)["turn"].__set__
+_SET_PHASE = vars(GameState)["phase"].__set__
+_SET_TURNS_STARTED = vars(GameState)["turns_started"].__set__
+_SET_NEXT_MELD_ID = vars(GameState)["next_meld_id"].__set__
+_SET_RESULTS = vars(GameState)["results"].__set__
+_SET_TOTALS = vars(GameState)["totals"].__set__
+_SET_WINNERS = vars(GameState)["winners"].__set__
+_SET_MOVES_PLAYED = vars(GameState)["moves_played"].__set__
+_SET_CYCLE = vars(GameState)["cycle"].__set__
+
+if tuple(GameState.__slots__) != (
+    "rules",
+    "players",
+    "names",
+    "secret",
+    "round_no",
+    "first",
+    "hands",
+    "stock",
+    "discard",
+    "melds",
+    "turn",
+    "phase",
+    "turns_started",
+    "next_meld_id",
+    "results",
+    "totals",
+    "winners",
+    "moves_played",
+    "cycle",
+):  # pragma: no cover - a loud failure
+    raise ImportError("GameState's fields changed: update evolve")
+
+
+def evolve(
+    s: GameState,
+    *,
+    rules: Rules | _Keep = KEEP,
+    players: int | _Keep = KEEP,
+    names: tuple[str, ...] | _Keep = KEEP,
+    secret: bytes | _Keep = KEEP,
+    round_no: int | _Keep = KEEP,
+    first: int | _Keep = KEEP,
+    hands: tuple[tuple[Card, ...], ...] | _Keep = KEEP,
+    stock: tuple[Card, ...] | _Keep = KEEP,
+    discard: tuple[Card, ...] | _Keep = KEEP,
+    melds: tuple[TableMeld, ...] | _Keep = KEEP,
+    turn: int | _Keep = KEEP,
+    phase: Phase | _Keep = KEEP,
+    turns_started: tuple[int, ...] | _Keep = KEEP,
+    next_meld_id: int | _Keep = KEEP,
+    results: tuple[RoundResult, ...] | _Keep = KEEP,
+    totals: tuple[int, ...] | _Keep = KEEP,
+    winners: tuple[int, ...] | _Keep = KEEP,
+    moves_played: int | _Keep = KEEP,
+    cycle: Cycle | _Keep = KEEP,
+) -> GameState:
+    """``s`` with the fields given changed (``dataclasses.replace``, written out for speed: a gin
+    deal is a hundred moves, each a new state; ``make bench``)."""
+    new: GameState = _NEW(GameState)
+    _SET_RULES(new, s.rules if rules is KEEP else rules)
+    _SET_PLAYERS(new, s.players if players is KEEP else players)
+    _SET_NAMES(new, s.names if names is KEEP else names)
+    _SET_SECRET(new, s.secret if secret is KEEP else secret)
+    _SET_ROUND_NO(new, s.round_no if round_no is KEEP else round_no)
+    _SET_FIRST(new, s.first if first is KEEP else first)
+    _SET_HANDS(new, s.hands if hands is KEEP else hands)
+    _SET_STOCK(new, s.stock if stock is KEEP else stock)
+    _SET_DISCARD(new, s.discard if discard is KEEP else discard)
+    _SET_MELDS(new, s.melds if melds is KEEP else melds)
+    _SET_TURN(new, s.turn if turn is KEEP else turn)
+    _SET_PHASE(new, s.phase if phase is KEEP else phase)
+    _SET_TURNS_STARTED(new, s.turns_started if turns_started is KEEP else turns_started)
+    _SET_NEXT_MELD_ID(new, s.next_meld_id if next_meld_id is KEEP else next_meld_id)
+    _SET_RESULTS(new, s.results if results is KEEP else results)
+    _SET_TOTALS(new, s.totals if totals is KEEP else totals)
+    _SET_WINNERS(new, s.winners if winners is KEEP else winners)
+    _SET_MOVES_PLAYED(new, s.moves_played if moves_played is KEEP else moves_played)
+    _SET_CYCLE(new, s.cycle if cycle is KEEP else cycle)
+    return new
+
+
+def atu_of(state: GameState) -> Card | None:
+    """The card turned up beside the stock after the deal (Remi's atu, RMI-14); None where the
+    variant has none."""
+    cycle = state.cycle
+    return cycle.atu if isinstance(cycle, RummyState) else None
+
+
+def free_atu(state: GameState) -> Card | None:
+    """The atu while nobody has taken it into a meld (RMI-45), else None."""
+    cycle = state.cycle
+    return cycle.atu if isinstance(cycle, RummyState) and cycle.atu_taken_by is None else None
+
+
+def opened_seats(state: GameState) -> tuple[bool, ...]:
+    """Who has opened (laid a first meld) this round; nobody, in a family without an opening."""
+    cycle = state.cycle
+    return cycle.opened if isinstance(cycle, RummyState) else (False,) * state.players
+
+
+class Transition(NamedTuple):
+    """What a move did: the state after it and its events (each with its audience)."""
+
+    state: GameState
+    events: tuple[Event, ...]
 
 
 # --- JSON -------------------------------------------------------------------------------------
@@ -132,10 +255,26 @@ def _result_from_json(data: dict[str, Any]) -> RoundResult:
     )
 
 
+#: The format of :func:`state_to_json`'s documents; :func:`upgrade_state_json` reads the older ones.
+FORMAT = "remi-state/2"
+
+#: The fields of the rummy cycle that ``remi-state/1`` kept beside the shared ones.
+_RUMMY_V1 = (
+    "opened",
+    "opened_at_turn_start",
+    "turn_joker_laid",
+    "atu",
+    "atu_taken_by",
+    "atu_pair_seats",
+    "consumed",
+    "reshuffles",
+)
+
+
 def state_to_json(state: GameState) -> dict[str, Any]:
     """The complete state as JSON (server side only: it holds every hand and the secret)."""
     return {
-        "format": "remi-state/1",
+        "format": FORMAT,
         "rules": state.rules.to_json(),
         "players": state.players,
         "names": list(state.names),
@@ -146,30 +285,48 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "stock": _ids(state.stock),
         "discard": _ids(state.discard),
         "melds": [_meld_to_json(m) for m in state.melds],
-        "opened": list(state.opened),
         "turn": state.turn,
         "phase": state.phase,
         "turns_started": list(state.turns_started),
-        "opened_at_turn_start": state.opened_at_turn_start,
-        "turn_joker_laid": state.turn_joker_laid,
-        "atu": str(state.atu) if state.atu else None,
-        "atu_taken_by": state.atu_taken_by,
-        "atu_pair_seats": list(state.atu_pair_seats),
-        "consumed": _ids(state.consumed),
-        "reshuffles": state.reshuffles,
         "next_meld_id": state.next_meld_id,
         "results": [result.to_json() for result in state.results],
         "totals": list(state.totals),
         "winners": list(state.winners),
         "moves_played": state.moves_played,
-        "extra": dict(state.extra),
+        "family": state.rules.family,
+        "cycle": state.cycle.to_json(),
     }
 
 
-def state_from_json(data: dict[str, Any]) -> GameState:
-    """Inverse of :func:`state_to_json`."""
-    if data.get("format") != "remi-state/1":
-        raise ValueError("not a remi-state/1 document")
+def upgrade_state_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A state document of an older format in the current one (:data:`FORMAT`); JSON to JSON, so
+    a stored document without its secret (``Match.state``) upgrades as well.
+
+    ``remi-state/1`` kept the rummy cycle's fields beside the shared ones and the gin family's and
+    Knock-108's in ``extra``; ``remi-state/2`` keeps each family's own in ``cycle`` (the same keys),
+    and names the family.
+
+    >>> old = {"format": "remi-state/1", "rules": {"variant": "gin", "options": {}}, "players": 2,
+    ...        "opened": [False, False], "atu": None, "extra": {"step": "offer"}}
+    >>> new = upgrade_state_json(old)
+    >>> new["format"], new["family"], new["cycle"], "opened" in new
+    ('remi-state/2', 'gin', {'step': 'offer'}, False)
+    """
+    document = dict(data)
+    if document.get("format") == FORMAT:
+        return document
+    if document.get("format") != "remi-state/1":
+        raise ValueError(f"not a remi-state document: {document.get('format')!r}")
+    family = family_of(str(document["rules"]["variant"]))
+    rummy = {key: document.pop(key) for key in _RUMMY_V1 if key in document}
+    extra = document.pop("extra", None) or {}
+    document.update(format=FORMAT, family=family, cycle=rummy if family == "rummy" else dict(extra))
+    return document
+
+
+def state_from_json(data: Mapping[str, Any]) -> GameState:
+    """Inverse of :func:`state_to_json` (an older format is upgraded first)."""
+    data = upgrade_state_json(data)
     return GameState(
         rules=rules_from_json(data["rules"]),
         players=data["players"],
@@ -181,21 +338,13 @@ def state_from_json(data: dict[str, Any]) -> GameState:
         stock=_cards(data["stock"]),
         discard=_cards(data["discard"]),
         melds=tuple(_meld_from_json(m) for m in data["melds"]),
-        opened=tuple(data["opened"]),
         turn=data["turn"],
         phase=data["phase"],
         turns_started=tuple(data["turns_started"]),
-        opened_at_turn_start=data["opened_at_turn_start"],
-        turn_joker_laid=data["turn_joker_laid"],
-        atu=parse_card(data["atu"]) if data["atu"] else None,
-        atu_taken_by=data["atu_taken_by"],
-        atu_pair_seats=tuple(data["atu_pair_seats"]),
-        consumed=_cards(data["consumed"]),
-        reshuffles=data["reshuffles"],
         next_meld_id=data["next_meld_id"],
         results=tuple(_result_from_json(r) for r in data["results"]),
         totals=tuple(data["totals"]),
         winners=tuple(data["winners"]),
         moves_played=data["moves_played"],
-        extra=dict(data.get("extra", {})),
+        cycle=cycle_from_json(data["family"], data["cycle"]),
     )

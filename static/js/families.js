@@ -107,7 +107,7 @@ export function boardInfo(model, f) {
 function ginBoard(model, f) {
   const { view } = f;
   const g = view.gin;
-  const dealer = (view.first + 1) % view.players; // `first` is the non-dealer (games/engine/gin.py)
+  const dealer = (view.first + 1) % view.players; // `first` is the non-dealer (games/engine/families/gin.py)
   const limit = g.knock_limit === 0 ? t("gin only: no knocking this deal") : t("knock with up to %(n)s loose points", { n: g.knock_limit });
   const facts = [
     h("span", { class: "fact" }, `${t("Up-card")} `, g.upcard ? cardEl(g.upcard, { classes: "mini" }) : "–"),

@@ -66,7 +66,7 @@ def _find_deal() -> GinDeal:
         state = engine.new_game(rules, list(NAMES[:2]), secret)
         moves: list[tuple[int, Any]] = []
         deadwood = -1
-        while len(moves) < 22 and state.extra["step"] in ("offer", "turn"):
+        while len(moves) < 22 and state.cycle.step in ("offer", "turn"):
             view = engine.view_for(state, state.turn)
             move = choose_move(view)
             if isinstance(move, Knock):
@@ -74,7 +74,7 @@ def _find_deal() -> GinDeal:
             moves.append((state.turn, move))
             state = engine.apply_move(state, state.turn, move).state
         kinds = [type(move) for _, move in moves]
-        if state.extra["step"] != "reply" or kinds[:2] != [Pass, TakeDiscard] or state.extra["knock"]["gin"]:
+        if state.cycle.step != "reply" or kinds[:2] != [Pass, TakeDiscard] or state.cycle.knock.gin:
             continue
         defender = state.turn
         single = [
@@ -88,7 +88,7 @@ def _find_deal() -> GinDeal:
         if not single:
             continue
         after = engine.apply_move(state, defender, single[0]).state
-        if after.extra.get("step") != "reply":
+        if after.cycle.step != "reply":
             continue
         final = engine.apply_move(after, defender, Pass()).state
         if final.phase != "over":
@@ -101,7 +101,7 @@ def _find_deal() -> GinDeal:
             layoff=(layoff.meld, str(layoff.cards[0])),
             totals=list(final.totals),
             winners=list(final.winners),
-            net=list(final.extra["settlement"]["net"]),
+            net=list(final.cycle.settlement["net"]),
         )
     raise AssertionError("no suitable gin deal among the candidates")
 

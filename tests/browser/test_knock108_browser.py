@@ -192,7 +192,7 @@ def test_a_knock_then_the_extra_exchange_then_the_score(
         row = p.locator(".scores-table tbody tr").first.locator("td").all_inner_texts()
         assert row == [str(line.points) for line in result.lines]
         chips = p.locator(".scores-table .chips-row td").all_inner_texts()
-        assert chips == [f"+{c}" if c > 0 else str(c) for c in state.extra["chips"]]
+        assert chips == [f"+{c}" if c > 0 else str(c) for c in state.cycle.chips]
         assert p.locator("#ledger").count() == 1
         summary = p.locator("#last-deal").text_content() or ""
         assert f"{NAMES[knocker]}: [" in summary  # the knocker's melds, then everyone's loose cards
@@ -203,7 +203,7 @@ def test_a_knock_then_the_extra_exchange_then_the_score(
 def buy_back(transactional_db: None) -> tuple[int, Seat, int]:
     players = users(PLAYERS)
     match = start_match("knock108", {}, players, b"dump", name="Knock table")
-    match = play_bots_until(match, players, lambda s: s.extra.get("stage") == "buy_back")
+    match = play_bots_until(match, players, lambda s: s.cycle.stage == "buy_back")
     seat = match.game_state().turn
     return match.pk, seat_of(players, seat), seat
 

@@ -425,7 +425,7 @@ def remi_atu(transactional_db: None) -> dict[str, Any]:
     )
     match = rig(match, state)
     state = match.game_state()
-    return {"match": match, "ala": seat_of(players, 0), "ids": _ids(state, 0), "atu": str(state.atu)}
+    return {"match": match, "ala": seat_of(players, 0), "ids": _ids(state, 0), "atu": str(state.cycle.atu)}
 
 
 def test_remi_the_atu_dragged_into_a_rack_meld(

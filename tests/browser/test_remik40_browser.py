@@ -27,7 +27,7 @@ from tablekit import (
 )
 
 from games import engine
-from games.engine.legal import play_options
+from games.engine.families.rummy_moves import play_options
 
 CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
 if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
@@ -48,7 +48,7 @@ def recovery(transactional_db: None) -> tuple[int, Any, dict[str, Any]]:
     found: list[Any] = []
 
     def two_exchanges(state: Any) -> bool:
-        if state.phase != "play" or not state.opened[state.turn]:
+        if state.phase != "play" or not state.cycle.opened[state.turn]:
             return False
         found[:] = [
             p

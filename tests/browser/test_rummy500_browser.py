@@ -28,7 +28,7 @@ from tablekit import (
 )
 
 from games.engine import view_for
-from games.engine.legal import take_options
+from games.engine.families.rummy_moves import take_options
 
 CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
 if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):

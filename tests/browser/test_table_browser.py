@@ -29,7 +29,7 @@ from django.test import Client
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.engine.legal import play_options, take_options
+from games.engine.families.rummy_moves import play_options, take_options
 from games.models import Match
 
 CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
@@ -334,7 +334,7 @@ def remi_row(transactional_db: None) -> RowTake:
         state = match.game_state()
         assert not state.is_over
         seat = state.turn
-        if state.phase == "draw" and state.opened[seat]:
+        if state.phase == "draw" and state.cycle.opened[seat]:
             for take in take_options(state, seat):
                 (meld,) = take.play.melds or ((),)
                 index = len(state.discard) - 1 - list(reversed(state.discard)).index(take.card)
@@ -507,7 +507,7 @@ def joker_swap(request: pytest.FixtureRequest, transactional_db: None) -> JokerS
     found: list[Any] = []
 
     def can_swap(state: Any) -> bool:
-        if state.phase != "play" or not state.opened[state.turn]:
+        if state.phase != "play" or not state.cycle.opened[state.turn]:
             return False
         found[:] = [p for p in play_options(state, state.turn) if p.exchanges and not p.layoffs]
         return bool(found)

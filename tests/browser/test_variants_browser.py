@@ -43,7 +43,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 
 
 def _melds_and_my_play(state: Any) -> bool:
-    return len(state.melds) >= 2 and state.phase == "play" and bool(state.opened[state.turn])
+    return len(state.melds) >= 2 and state.phase == "play" and bool(state.cycle.opened[state.turn])
 
 
 @dataclass(frozen=True)
@@ -64,20 +64,18 @@ SCENES: dict[str, Scene] = {
         (".discards.row", ".running-row", ".discards .takeable"),
     ),
     "remik40": Scene({}, 2, _melds_and_my_play, ("#deal-info",)),
-    "gin": Scene(
-        {}, 2, lambda s: s.extra.get("step") == "reply", ("#knock-panel", "#deadwood", ".deals-row")
-    ),
+    "gin": Scene({}, 2, lambda s: s.cycle.step == "reply", ("#knock-panel", "#deadwood", ".deals-row")),
     "oklahoma": Scene(
         {},
         2,
         # Deal 2's up-card is a spade: the deal counts double.
-        lambda s: s.round_no == 2 and s.extra.get("step") == "turn" and s.phase == "play",
+        lambda s: s.round_no == 2 and s.cycle.step == "turn" and s.phase == "play",
         ("#columns", "#knock-limit", "#deal-factor", "#deadwood"),
     ),
     "knock108": Scene(
         {},
         3,
-        lambda s: s.extra.get("stage") == "exchange" and s.phase == "draw",
+        lambda s: s.cycle.stage == "exchange" and s.phase == "draw",
         ("#knock-panel", "#pool", ".chips-row", "#loose-points"),
     ),
 }

@@ -36,6 +36,7 @@ from games.engine import (
     Play,
     TakeDiscard,
     apply_move,
+    free_atu,
     legal_moves,
     new_game,
     position,
@@ -535,8 +536,9 @@ def physical_cards(state: GameState) -> list[str]:
     out += ids(state.discard)
     for table_meld in state.melds:
         out += ids(table_meld.cards)
-    if state.atu is not None and state.atu_taken_by is None:
-        out.append(state.atu.id)
+    atu = free_atu(state)
+    if atu is not None:
+        out.append(atu.id)
     return out
 
 
@@ -638,7 +640,7 @@ def plausible_moves(state: GameState) -> list[Move]:
     best melds of hand + taken cards, single lay-offs."""
     rules = state.rules
     hand = list(state.hands[state.turn])
-    atu = [state.atu] if state.atu is not None and state.atu_taken_by is None else []
+    atu = [free] if (free := free_atu(state)) is not None else []
     out: list[Move] = [DrawStock()]
     melds, _ = rules.best_melds(hand + atu)
     if melds:

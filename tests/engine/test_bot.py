@@ -198,14 +198,14 @@ def test_a_bot_opens_when_it_holds_a_legal_opening_remik51() -> None:
     move = _move(state)
     assert isinstance(move, Play)
     assert sorted(map(_faces, move.melds)) == [["8H", "8D", "8C"], ["9S", "TS", "JS"]]
-    assert apply_move(state, 0, move).state.opened[0]
+    assert apply_move(state, 0, move).state.cycle.opened[0]
 
 
 def test_a_bot_opens_when_it_holds_a_legal_opening_remi() -> None:
     state = position(REMI, hands=["3H 4H 5H KS KH KD 9C 2D", "5D 6D"], turn=0, phase="play", atu="7C")
     move = _move(state)
     assert isinstance(move, Play)
-    assert apply_move(state, 0, move).state.opened[0]
+    assert apply_move(state, 0, move).state.cycle.opened[0]
 
 
 def test_a_bot_does_not_open_below_the_minimum() -> None:
@@ -355,7 +355,7 @@ def test_a_remi_bot_buys_back_a_joker_it_can_meld() -> None:
     assert move.exchanges
     assert move.melds
     after = apply_move(state, 0, move).state
-    assert after.consumed
+    assert after.cycle.consumed
 
 
 def test_a_remi_bot_takes_the_atu_to_go_out() -> None:
@@ -365,7 +365,7 @@ def test_a_remi_bot_takes_the_atu_to_go_out() -> None:
     )
     move = _move(state)
     after = apply_move(state, 0, move).state
-    assert after.atu_taken_by == 0
+    assert after.cycle.atu_taken_by == 0
     assert [c.face for c in after.hands[0]] == ["5D"]
     # With one more card the atu would leave two in hand: not allowed, and not tried.
     state = position(

@@ -59,7 +59,7 @@ def test_bots_play_whole_matches_to_a_settlement(name: str) -> None:
     endings: dict[str, int] = {}
     for seed in range(MATCHES):
         state, _ = play_match(name, seed)
-        settlement = state.extra["settlement"]
+        settlement = state.cycle.settlement
         assert settlement is not None
         assert sum(settlement["net"]) == 0
         assert state.winners

@@ -104,7 +104,7 @@ def knock_deal(
     assert position.rules.hand_points(" ".join(ten)) == knock
     assert position.rules.hand_points(" ".join(other)) == defend
     knocked = apply_move(position, knocker, Knock(parse_card(discard))).state
-    assert knocked.extra["knock"]["gin"] == (knock == 0)
+    assert knocked.cycle.knock.gin == (knock == 0)
     return apply_move(knocked, 1 - knocker, Pass()).state
 
 
@@ -139,12 +139,12 @@ EX2_HANDS = ["JS JH JD 3S 4S 5S AH 2C AD 3C 9C", "JC 6S 7S 9D 9H KD 4H 2D 5C 8C"
 def test_gin_ex2_the_defender_lays_off_a_fourth_jack_and_six_seven_of_spades() -> None:
     state = gin_position(GIN, hands=EX2_HANDS, discard="KS", turn=A, phase="play")
     knocked = apply_move(state, A, Knock(parse_card("9C"))).state
-    assert knocked.extra["knock"]["points"] == 7  # AH 2C AD 3C
+    assert knocked.cycle.knock.points == 7  # AH 2C AD 3C
     view = view_for(knocked, B)
     melds = {m["cards"][0][:2]: m["id"] for m in view["melds"]}
     layoffs = (LayOff(melds["JS"], parse_cards("JC")), LayOff(melds["3S"], parse_cards("7S 6S")))
     after = apply_move(knocked, B, Play(layoffs=layoffs)).state
-    assert after.extra["step"] == "reply"  # cards are left: the reply goes on until a pass
+    assert after.cycle.step == "reply"  # cards are left: the reply goes on until a pass
     by_id = {m.id: m for m in after.melds}
     assert faces(by_id[melds["JS"]].cards) == faces(parse_cards("JS JH JD JC"))
     assert [c.face for c in by_id[melds["3S"]].cards] == ["3S", "4S", "5S", "6S", "7S"]
@@ -177,7 +177,7 @@ def test_gin_ex3_nothing_is_laid_off_onto_the_knockers_loose_two_of_hearts() -> 
         phase="play",
     )
     knocked = apply_move(state, 0, Knock(parse_card("KH"))).state
-    assert knocked.extra["knock"]["points"] == 2  # the loose 2H
+    assert knocked.cycle.knock.points == 2  # the loose 2H
     view = view_for(knocked, 1)
     assert view["gin"]["knock"]["deadwood"] == ["2H#1"]
     # The 2H is not a meld: there is nothing to lay AH or 3H onto (GIN-17).
@@ -223,8 +223,8 @@ def test_gin_ex4_full_game_settlement_is_243() -> None:
     final = states[-1]
     assert final.phase == "over"
     assert final.winners == (A,)
-    settlement = final.extra["settlement"]
-    assert final.extra["won"] == [5, 2]  # A won deals 1, 4, 5, 6, 7; B deals 2, 3
+    settlement = final.cycle.settlement
+    assert final.cycle.won == (5, 2)  # A won deals 1, 4, 5, 6, 7; B deals 2, 3
     assert settlement["points"] == 243  # 118 + 100 + 3 x 25 - 50
     assert settlement["net"] == [243, -243]
     assert view_for(final, None)["gin"]["settlement"] == settlement
@@ -269,7 +269,7 @@ def test_gin_dx2_knock_with_ten_against_ten_after_lay_offs_gives_the_defender_25
     )
     assert GIN.hand_points("6H TD JD QD 4D 4H 4S 2H 3C 5D") == 16  # 6H loose before laying off
     knocked = apply_move(state, A, Knock(parse_card("QH"))).state
-    assert knocked.extra["knock"]["points"] == 10
+    assert knocked.cycle.knock.points == 10
     transition = apply_move(knocked, B, Pass())
     done = transition.state
     lines = done.results[-1].lines
@@ -297,7 +297,7 @@ def test_gin_dx4_a_knock_with_eleven_loose_points_is_refused() -> None:
     # And ten is fine.
     ten, discard, other = deal_hands(10, 30, "KS")
     state = gin_position(GIN, hands=[[*ten, discard], other], discard="KS", turn=A, phase="play")
-    assert apply_move(state, A, Knock(parse_card(discard))).state.extra["step"] == "reply"
+    assert apply_move(state, A, Knock(parse_card(discard))).state.cycle.step == "reply"
 
 
 def test_a_refused_move_is_an_illegal_move_error() -> None:

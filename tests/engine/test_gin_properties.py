@@ -57,9 +57,9 @@ from games.engine import (
 )
 from games.engine.bots import NormalBot
 from games.engine.deal import deal_seed
-from games.engine.gin import GinFamily
 from games.engine.moves import Move
 from games.engine.records import make_record
+from games.engine.variants.gin import GinFamily
 from tests.engine.test_gin_deadwood import brute_deadwood, brute_with_layoffs
 
 OPTION_SETS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -147,7 +147,7 @@ def _label(pt: GinPlaythrough) -> None:
     ends = Counter(r.ended for r in pt.final.results)
     final = pt.final
     event(f"{pt.recipe.variant}: over={final.phase == 'over'} void={ends['void'] > 0}")
-    replied = any(s.extra["step"] == "reply" for s in pt.states)
+    replied = any(s.cycle.step == "reply" for s in pt.states)
     event(f"{pt.recipe.variant}: scored={ends['went_out'] > 0} reply={replied}")
 
 
@@ -163,7 +163,7 @@ def test_every_physical_card_is_in_exactly_one_place_after_every_move(pt: GinPla
 
 
 def _expected_kinds(state: GameState) -> set[type]:
-    step = state.extra["step"]
+    step = state.cycle.step
     if step == "offer":
         return {TakeDiscard, Pass}
     if step == "reply":
@@ -183,9 +183,9 @@ def test_every_move_legal_moves_lists_is_accepted_by_apply_move(pt: GinPlaythrou
         assert legal_moves(state, 1 - state.turn) == []
         kinds = {type(m) for m in offered}
         assert kinds <= _expected_kinds(state)
-        if state.extra["step"] == "turn" and state.phase == "play":
-            taken = state.extra["taken"]
-            assert {Discard(c) for c in state.hands[state.turn] if str(c) != taken} == {
+        if state.cycle.step == "turn" and state.phase == "play":
+            taken = state.cycle.taken
+            assert {Discard(c) for c in state.hands[state.turn] if c != taken} == {
                 m for m in offered if isinstance(m, Discard)
             }
         for move in offered:
@@ -263,12 +263,11 @@ def test_a_rejected_move_changes_nothing(pt: GinPlaythrough, data: st.DataObject
 
 def _public_in_hands(state: GameState) -> set[str]:
     """Card ids that are in a hand but whose place is public (see the module docstring)."""
-    extra = state.extra
-    public = {extra.get("upcard"), extra.get("taken")} - {None}
-    knock = extra.get("knock")
-    if knock is not None:
-        public |= set(ids(state.hands[int(knock["seat"])]))
-    return {str(card_id) for card_id in public}
+    cycle = state.cycle
+    public = {str(card) for card in (cycle.upcard, cycle.taken) if card is not None}
+    if cycle.knock is not None:
+        public |= set(ids(state.hands[cycle.knock.seat]))
+    return public
 
 
 def _check_view(state: GameState, seat: int | None) -> None:
@@ -285,7 +284,7 @@ def _check_view(state: GameState, seat: int | None) -> None:
         leaked = (shown & set(ids(state.hands[other]))) - allowed
         assert not leaked, f"seat {seat} sees seat {other}'s cards {sorted(leaked)}"
     assert not shown & set(ids(state.stock)), f"seat {seat} sees stock cards"
-    knock = state.extra.get("knock")
+    knock = state.cycle.knock
     if knock is not None:
         assert "best" not in json.dumps(view["gin"]["knock"]), "the defender's optimum is in a view"
     assert state.secret.hex() not in text
@@ -318,7 +317,7 @@ def _check_events(before: GameState, after: GameState, events: tuple[Any, ...]) 
 @given(gin_playthroughs())
 def test_no_view_contains_another_seats_hidden_cards_the_stock_or_the_round_seed(pt: GinPlaythrough) -> None:
     for index, state in enumerate(pt.states):
-        if index % 3 and index != len(pt.states) - 1 and state.extra["step"] != "reply":
+        if index % 3 and index != len(pt.states) - 1 and state.cycle.step != "reply":
             continue
         for seat in (None, 0, 1):
             _check_view(state, seat)
@@ -405,19 +404,19 @@ def _check_deal(pt: GinPlaythrough, index: int) -> None:
     knocker = pt.moves[k][0]
     defender = 1 - knocker
     after_knock = pt.states[k + 1]
-    knock = after_knock.extra["knock"]
+    knock = after_knock.cycle.knock
     k_points = sum(_value(c) for c in after_knock.hands[knocker])
-    assert knock["points"] == k_points
-    assert k_points <= pt.states[k].extra["limit"]
+    assert knock.points == k_points
+    assert k_points <= pt.states[k].cycle.limit
     dealt = after_knock.hands[defender]
-    if knock["gin"]:
+    if knock.gin:
         assert k_points == 0
         d_points = brute_deadwood(dealt)
     else:
         targets = [" ".join(c.face for c in m.cards) for m in after_knock.melds]
         d_points = brute_with_layoffs(dealt, targets)
-    factor = 2 if rules.hollywood and pre.extra["upcard"][1] == "S" else 1
-    if knock["gin"]:
+    factor = 2 if rules.hollywood and pre.cycle.upcard.suit == "S" else 1
+    if knock.gin:
         winner, score = knocker, d_points + 25
     elif k_points < d_points:
         winner, score = knocker, d_points - k_points
@@ -426,10 +425,10 @@ def _check_deal(pt: GinPlaythrough, index: int) -> None:
     assert result.winner == winner
     assert [line.points for line in result.lines] == [score * factor if s == winner else 0 for s in (0, 1)]
     assert result.lines[defender].hand == d_points
-    assert post.extra["won"][winner] == pre.extra["won"][winner] + 1
+    assert post.cycle.won[winner] == pre.cycle.won[winner] + 1
     if post.phase != "over":
         assert (post.first + 1) % 2 == winner  # GIN-5: the winner deals
-        assert post.extra["step"] == "offer"
+        assert post.cycle.step == "offer"
 
 
 def _check_end(state: GameState) -> None:
@@ -439,14 +438,14 @@ def _check_end(state: GameState) -> None:
     for result in state.results:
         if result.winner is not None:
             won[result.winner] += 1
-    assert state.extra["won"] == won
+    assert list(state.cycle.won) == won
     if not rules.hollywood:
         over = max(state.totals) >= rules.target
         assert (state.phase == "over") == over
         if over:
             w = state.winners[0]
             expected = state.totals[w] + 100 + 25 * (won[w] - won[1 - w]) - state.totals[1 - w]
-            assert state.extra["settlement"]["points"] == expected  # GIN-24, GIN-Q3
+            assert state.cycle.settlement["points"] == expected  # GIN-24, GIN-Q3
         return
     # Oklahoma: rebuild the columns from the deals (OKL-6, OKL-Q2, OKL-Q3).
     columns = [{"scores": [0, 0], "deals": [0, 0], "winner": None} for _ in range(3)]
@@ -462,7 +461,7 @@ def _check_end(state: GameState) -> None:
                 column["deals"][w] += 1
                 if column["scores"][w] >= rules.target:
                     column["winner"] = w
-    assert state.extra["columns"] == columns
+    assert [c.to_json() for c in state.cycle.columns] == columns
     assert (state.phase == "over") == all(c["winner"] is not None for c in columns)
     if state.phase == "over":
         net = 0
@@ -470,7 +469,7 @@ def _check_end(state: GameState) -> None:
             w = c["winner"]
             r = c["scores"][w] + 100 + 25 * (c["deals"][w] - c["deals"][1 - w]) - c["scores"][1 - w]
             net += r if w == 0 else -r
-        assert state.extra["settlement"]["net"] == [net, -net]
+        assert state.cycle.settlement["net"] == [net, -net]
         assert state.winners == ((0,) if net > 0 else (1,) if net < 0 else (0, 1))
 
 

@@ -27,12 +27,11 @@ from games.engine import (
     verify_deal,
     view_for,
 )
-from games.engine.deal import deal_seed
+from games.engine.deal import deal_cards, deal_seed
 from games.engine.errors import DiscardTakenCardError, InvalidMeldError, KnockTooHighError
-from games.engine.gin import GinFlow
 from games.engine.moves import move_from_json, move_to_json
 from games.engine.positions import gin_position
-from games.engine.turn import deal_cards
+from games.engine.tools.cli import gin_lines
 from tests.engine.helpers import faces, refused
 
 GIN = variant("gin")
@@ -54,7 +53,7 @@ def test_gin_is_for_two_players_with_one_deck_and_ten_cards() -> None:
     assert len(state.stock) == 31
     assert len(GIN.pack()) == 52
     assert not any(card.is_joker for card in GIN.pack())
-    assert state.extra["upcard"] == str(state.discard[0])
+    assert str(state.cycle.upcard) == str(state.discard[0])
 
 
 def test_the_deal_can_be_verified_from_the_revealed_seed() -> None:
@@ -79,7 +78,7 @@ def test_every_deal_is_the_shared_deal_cards_of_its_seed(name: str) -> None:
                 state = apply_move(
                     state,
                     state.turn,
-                    legal_moves(state, state.turn)[-1 if state.extra["step"] == "offer" else 0],
+                    legal_moves(state, state.turn)[-1 if state.cycle.step == "offer" else 0],
                 ).state
 
 
@@ -87,14 +86,14 @@ def test_the_up_card_is_offered_to_the_non_dealer_then_the_dealer_then_the_non_d
     # GIN-7, GIN-8 with GIN-Q4.
     state = new_game(GIN, 2, seed=7)
     first, dealer = state.first, 1 - state.first
-    assert (state.turn, state.phase, state.extra["step"]) == (first, "draw", "offer")
+    assert (state.turn, state.phase, state.cycle.step) == (first, "draw", "offer")
     assert legal_moves(state, first) == [TakeDiscard(state.discard[-1]), Pass()]
     refused(state, first, DrawStock(), "wrong_phase")
     refused(state, first, Discard(state.hands[first][0]), "wrong_phase")
     state = apply_move(state, first, Pass()).state
-    assert (state.turn, state.extra["step"]) == (dealer, "offer")
+    assert (state.turn, state.cycle.step) == (dealer, "offer")
     state = apply_move(state, dealer, Pass()).state
-    assert (state.turn, state.phase, state.extra["step"]) == (first, "draw", "turn")
+    assert (state.turn, state.phase, state.cycle.step) == (first, "draw", "turn")
     # The declined up-card cannot be taken now: the non-dealer draws from the stock.
     assert legal_moves(state, first) == [DrawStock()]
     refused(state, first, TakeDiscard(), "cannot_take_discard")
@@ -125,7 +124,7 @@ def test_the_dealer_may_take_the_up_card_the_non_dealer_declined_then_the_non_de
     state = apply_move(state, dealer, TakeDiscard(state.discard[-1])).state
     assert len(state.hands[dealer]) == 11
     state = apply_move(state, dealer, Discard(state.hands[dealer][0])).state
-    assert (state.turn, state.phase, state.extra["stock_only"]) == (first, "draw", False)
+    assert (state.turn, state.phase, state.cycle.stock_only) == (first, "draw", False)
     assert len(legal_moves(state, first)) == 2
 
 
@@ -148,7 +147,7 @@ def test_the_card_just_taken_may_not_be_discarded_or_knocked_with() -> None:
         GIN, hands=["2S 3S 4S 6H 7H 8H 9C 9D KC QC", "5D 6D"], discard="KD", turn=A, phase="draw"
     )
     state = apply_move(state, A, TakeDiscard()).state
-    assert state.extra["taken"] == "KD#1"
+    assert str(state.cycle.taken) == "KD#1"
     error = refused(state, A, Discard(parse_card("KD")), "discard_taken_card")
     assert error.rule == "GIN-Q5"
     refused(state, A, Knock(parse_card("KD")), "discard_taken_card")
@@ -157,7 +156,7 @@ def test_the_card_just_taken_may_not_be_discarded_or_knocked_with() -> None:
         for m in legal_moves(state, A)
         if isinstance(m, Discard)
     ]
-    assert apply_move(state, A, Discard(parse_card("KC"))).state.extra["taken"] is None
+    assert apply_move(state, A, Discard(parse_card("KC"))).state.cycle.taken is None
 
 
 def test_moves_out_of_their_step_are_refused_with_wrong_phase() -> None:
@@ -197,7 +196,7 @@ def test_the_engine_lays_the_best_arrangement_when_the_knocker_gives_none() -> N
     knocked = apply_move(state, A, Knock(parse_card("KD"))).state
     assert sorted(" ".join(faces(m.cards)) for m in knocked.melds) == ["7H 8H 9H TH", "JC JD JS"]
     assert faces(knocked.hands[A]) == faces(parse_cards("AC 2D 3C"))
-    assert knocked.extra["knock"] | {"best": 0} == {
+    assert knocked.cycle.knock.to_json() | {"best": 0} == {
         "seat": A,
         "discard": "KD#1",
         "points": 6,
@@ -205,7 +204,7 @@ def test_the_engine_lays_the_best_arrangement_when_the_knocker_gives_none() -> N
         "melds": [1, 2],
         "best": 0,
     }
-    assert (knocked.turn, knocked.phase, knocked.extra["step"]) == (B, "play", "reply")
+    assert (knocked.turn, knocked.phase, knocked.cycle.step) == (B, "play", "reply")
     assert knocked.discard[-1].face == "KD"
 
 
@@ -217,7 +216,7 @@ def test_the_knocker_may_lay_an_arrangement_of_their_own() -> None:
     # ... while 7H-TH laid by hand is the same as the engine's.
     mine = (parse_cards("7H 8H 9H TH"), parse_cards("JS JD JC"))
     knocked = apply_move(state, A, Knock(parse_card("KD"), mine)).state
-    assert knocked.extra["knock"]["points"] == 6
+    assert knocked.cycle.knock.points == 6
     refused(state, A, Knock(parse_card("KD"), (parse_cards("TH 9H 8H"),)), "not_consecutive")
     refused(
         state,
@@ -230,7 +229,7 @@ def test_the_knocker_may_lay_an_arrangement_of_their_own() -> None:
 def test_a_knock_without_a_card_discards_the_card_that_leaves_the_least_deadwood() -> None:
     state = gin_position(GIN, hands=KNOCK_HANDS, discard="6C", turn=A, phase="play")
     knocked = apply_move(state, A, Knock()).state
-    assert knocked.extra["knock"]["discard"] == "KD#1"
+    assert knocked.cycle.knock.discard == "KD#1"
 
 
 def test_legal_moves_list_every_discard_and_every_knocking_discard() -> None:
@@ -256,7 +255,7 @@ def test_a_knock_with_no_loose_card_is_gin_and_takes_no_lay_offs() -> None:
         phase="play",
     )
     knocked = apply_move(state, A, Knock(parse_card("KD"))).state
-    assert knocked.extra["knock"]["gin"] is True
+    assert knocked.cycle.knock.gin is True
     assert knocked.hands[A] == ()
     run = next(m.id for m in knocked.melds if m.cards[0].face == "7H")
     error = refused(knocked, B, Play(layoffs=(LayOff(run, parse_cards("6H")),)), "cannot_lay_off")
@@ -281,9 +280,9 @@ def test_the_defender_is_never_counted_above_their_optimum() -> None:
         phase="play",
     )
     knocked = apply_move(state, A, Knock(parse_card("KD"))).state
-    assert knocked.extra["knock"]["points"] == 6
+    assert knocked.cycle.knock.points == 6
     poor = apply_move(knocked, B, Play(melds=(parse_cards("9C 9D 9S"),))).state
-    assert poor.extra["step"] == "reply"
+    assert poor.cycle.step == "reply"
     done = apply_move(poor, B, Pass()).state
     line = done.results[-1].lines[B]
     assert GIN.hand_points("7C 8C 9C TC 9D 9S 2S 4S KS") == 34  # 6H laid off onto 7H-TH
@@ -310,7 +309,7 @@ def test_the_reply_ends_at_once_when_the_defender_lays_every_card() -> None:
     )
     # QD QS are left, so it continues; laying everything would end the deal.
     after = apply_move(knocked, B, play).state
-    assert after.extra["step"] == "reply"
+    assert after.cycle.step == "reply"
     assert faces(after.hands[B]) == ["QD", "QS"]
     done = apply_move(after, B, Pass()).state
     assert [line.hand for line in done.results[-1].lines] == [6, 20]
@@ -360,7 +359,7 @@ def test_the_winner_of_a_deal_deals_the_next() -> None:
     done = apply_move(knocked, B, Pass()).state
     assert done.results[-1].winner == A
     assert (done.first + 1) % 2 == A  # A deals, so B is offered the up-card first
-    assert (done.turn, done.extra["step"]) == (B, "offer")
+    assert (done.turn, done.cycle.step) == (B, "offer")
 
 
 def test_the_game_ends_when_a_score_reaches_the_target() -> None:
@@ -372,7 +371,7 @@ def test_the_game_ends_when_a_score_reaches_the_target() -> None:
     assert done.winners == (A,)
     assert legal_moves(done, done.turn) == []
     refused(done, done.turn, Pass(), "game_over")
-    settlement = done.extra["settlement"]
+    settlement = done.cycle.settlement
     assert settlement["points"] == done.totals[A] + 100 + 25 - 0
 
 
@@ -413,7 +412,7 @@ def test_the_you_block_tells_the_seat_its_deadwood_and_knocking_discards() -> No
 def test_the_terminal_shows_the_deal_the_knock_and_the_scores() -> None:
     state = gin_position(GIN, hands=KNOCK_HANDS, discard="6C", turn=A, phase="play")
     knocked = apply_move(state, A, Knock(parse_card("KD"))).state
-    lines = GinFlow().table_lines(view_for(knocked, B))
+    lines = gin_lines(view_for(knocked, B))
     assert any(line.startswith("Deal   : up-card 6C, knock with up to 10") for line in lines)
     assert any("knocked with 6; loose cards: AC 2D 3C" in line for line in lines)
     assert any(line.startswith("Reply  :") for line in lines)

@@ -77,25 +77,25 @@ def test_bot_matches_of_two_to_six_players_end_with_a_winner_who_takes_the_pool(
         options = OPTION_SETS[seed % len(OPTION_SETS)]
         state, found = play_match(seed, players, options, bot)
         seen.update(found)
-        extra = state.extra
+        cycle = state.cycle
         assert state.winners
         # K108-28: every winner is in (or, if nobody is, went out in the last deal with the lowest).
-        in_game = [s for s in range(players) if extra["active"][s]]
+        in_game = [s for s in range(players) if cycle.active[s]]
         assert len(in_game) <= 1
         if in_game:
             assert state.winners == tuple(in_game)
-        assert extra["pool"] == 0
-        assert sum(extra["chips"]) == 0
+        assert cycle.pool == 0
+        assert sum(cycle.chips) == 0
         # The winners took the whole pool (a winner who bought back in may still be down on chips).
-        ledger = extra["ledger"]
-        paid_in = sum(e["amount"] for e in ledger if e["to"] == "pool")
-        paid_out = [e for e in ledger if e["from"] == "pool"]
-        assert sum(e["amount"] for e in paid_out) == paid_in
-        assert sorted({e["to"] for e in paid_out}) == sorted(state.winners)
+        ledger = cycle.ledger
+        paid_in = sum(e.amount for e in ledger if e.target == "pool")
+        paid_out = [e for e in ledger if e.source == "pool"]
+        assert sum(e.amount for e in paid_out) == paid_in
+        assert sorted({e.target for e in paid_out}) == sorted(state.winners)
         # The score lines add up to the records and the chips.
         for seat in range(players):
             assert sum(r.lines[seat].points for r in state.results) == state.totals[seat]
-            assert sum(r.lines[seat].chips or 0 for r in state.results) == extra["chips"][seat]
+            assert sum(r.lines[seat].chips or 0 for r in state.results) == cycle.chips[seat]
     assert not bot.anomalies
     # Bots knock, go gin, hold special hands, drop out and buy back in.
     assert seen["knock"] > MATCHES
@@ -194,11 +194,11 @@ def test_the_bot_buys_back_in_only_with_room_to_play() -> None:
             totals=[104, record - 4, record - 17],
             seed=2,
         )
-        extra = {**state.extra, "active": [False, True, True], "buy_backs": [times, 0, 0]}
-        state = replace(state, extra=extra)
+        cycle = replace(state.cycle, active=(False, True, True), buy_backs=(times, 0, 0))
+        state = replace(state, cycle=cycle)
         state = apply_move(state, 1, Knock(parse_card("KD"))).state
         state = apply_move(state, 2, Pass()).state
-        assert state.extra["stage"] == "buy_back"
+        assert state.cycle.stage == "buy_back"
         return state
 
     assert choose_move(view_for(offer(60, 0), 0)) == Knock()

@@ -28,7 +28,7 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.knock108 import declaration, special_hand
+from games.engine.variants.knock108 import declaration, special_hand
 
 # Hands that end the deal when the last card named is discarded.
 KNOCK_4 = "2S 3S 4S 5H 6H 7H 9C 9D 9H 4C KD"  # loose 4C after discarding KD
@@ -72,7 +72,7 @@ def table(
         seed=1,
     )
     if active is not None:
-        state = replace(state, extra={**state.extra, "active": list(active)})
+        state = replace(state, cycle=replace(state.cycle, active=tuple(active)))
     return state
 
 
@@ -81,13 +81,13 @@ def knock(card: str | None = None) -> Knock:
 
 
 def everyone_passes(state: GameState) -> GameState:
-    while state.extra["stage"] == "exchange":
+    while state.cycle.stage == "exchange":
         state = apply_move(state, state.turn, Pass()).state
     return state
 
 
 def chips(state: GameState) -> list[int]:
-    return list(state.extra["chips"])
+    return list(state.cycle.chips)
 
 
 # --- K108-DX1..DX6 -------------------------------------------------------------------------------
@@ -95,12 +95,12 @@ def chips(state: GameState) -> list[int]:
 
 def test_k108_dx1_knock_stakes_half_to_the_knocker_half_to_the_pool() -> None:
     state = table([KNOCK_4, LOOSE_17, LOOSE_12, ALL_IN_MELDS], stake=10)
-    assert state.extra["pool"] == 40  # four stakes before the first deal (K108-22)
+    assert state.cycle.pool == 40  # four stakes before the first deal (K108-22)
     state = everyone_passes(apply_move(state, 0, knock("KD")).state)
-    assert state.extra["pool"] == 55
+    assert state.cycle.pool == 55
     # Each player paid 10 into the pool before the deal; in the deal P1 gains 15, the others lose 10.
     assert chips(state) == [-10 + 15, -10 - 10, -10 - 10, -10 - 10]
-    kinds = [(e["kind"], e["from"], e["to"], e["amount"]) for e in state.extra["ledger"] if e["round"] == 1]
+    kinds = [(e.kind, e.source, e.target, e.amount) for e in state.cycle.ledger if e.round == 1]
     assert ("knock", 1, 0, 5) in kinds
     assert ("knock", 1, "pool", 5) in kinds
     # The score lines carry each seat's chips of the deal (the first deal: with the entry stake).
@@ -113,7 +113,7 @@ def test_k108_dx2_gin_one_stake_and_full_sequence_four_stakes_from_each_opponent
     state = table([GIN, LOOSE_17, LOOSE_12, ALL_IN_MELDS], stake=10)
     state = apply_move(state, 0, knock("KD")).state
     assert chips(state)[0] == -10 + 30
-    assert state.extra["pool"] == 40
+    assert state.cycle.pool == 40
     state = table([FULL_SEQUENCE, LOOSE_17, LOOSE_12, ALL_IN_MELDS], stake=10, full_sequence=True)
     state = apply_move(state, 0, knock("4C")).state
     assert chips(state)[0] == -10 + 120
@@ -161,18 +161,18 @@ def test_k108_dx5_buying_back_in_at_the_record_closest_to_100() -> None:
     state = table([LOOSE_14, KNOCK_4, LOOSE_8, ALL_IN_MELDS], turn=1, totals=[90, 56, 80, 97])
     state = everyone_passes(apply_move(state, 1, knock("KD")).state)
     assert state.results[-1].totals == (104, 60, 88, 97)
-    assert state.extra["active"] == [False, True, True, True]
+    assert state.cycle.active == (False, True, True, True)
     # The next deal starts with P1's decision (K108-Q14); the deal passed on to P3.
-    assert (state.extra["stage"], state.turn, state.first) == ("buy_back", 0, 2)
+    assert (state.cycle.stage, state.turn, state.first) == ("buy_back", 0, 2)
     assert state.hands[0] == ()
-    pool = state.extra["pool"]
+    pool = state.cycle.pool
     state = apply_move(state, 0, Knock()).state
     assert state.totals[0] == 97
-    assert state.extra["pool"] == pool + 30
-    assert state.extra["chips"][0] == -10 - 10 - 30
-    assert state.extra["active"] == [True, True, True, True]
+    assert state.cycle.pool == pool + 30
+    assert state.cycle.chips[0] == -10 - 10 - 30
+    assert state.cycle.active == (True, True, True, True)
     assert len(state.hands[0]) == 10
-    assert (state.extra["stage"], state.turn, state.phase) == ("play", 2, "play")
+    assert (state.cycle.stage, state.turn, state.phase) == ("play", 2, "play")
     # The jump shows in the next deal's line, so the lines keep adding up to the records.
     state = replace(state, hands=(*state.hands[:2], parse_cards(GIN), state.hands[3]))
     state = apply_move(state, 2, knock("KD")).state
@@ -196,7 +196,7 @@ def test_k108_dx6_the_last_player_in_wins_the_whole_pool() -> None:
     assert state.totals == (120, 60, 112, 111)
     assert state.phase == "over"
     assert state.winners == (1,)
-    assert state.extra["pool"] == 0
+    assert state.cycle.pool == 0
     # The pool: 4 entry stakes + the knock's half stakes into it, all to P2.
     assert chips(state)[1] == -10 + 10 + 40 + 10
     assert sum(chips(state)) == 0
@@ -310,15 +310,15 @@ def test_k108_14_knock_with_at_most_five_loose_points() -> None:
     assert error.rule == "K108-14"
     state = table([KNOCK_4, LOOSE_17, LOOSE_12])
     after = apply_move(state, 0, knock("KD")).state
-    assert after.extra["stage"] == "exchange"
-    assert after.extra["knock"]["points"] == 4
+    assert after.cycle.stage == "exchange"
+    assert after.cycle.knock.points == 4
 
 
 def test_k108_14_a_knock_without_a_card_discards_the_best_card() -> None:
     state = table([KNOCK_4, LOOSE_17, LOOSE_12])
     after = apply_move(state, 0, Knock()).state
     assert after.discard[-1].face == "KD"
-    assert after.extra["knock"]["points"] == 4
+    assert after.cycle.knock.points == 4
 
 
 def test_k108_14_the_knockers_melds_go_on_the_table_and_may_be_named() -> None:
@@ -389,7 +389,7 @@ def test_k108_17_and_q8_no_extra_exchange_after_gin_or_a_special_hand() -> None:
         state = table([hand, LOOSE_17, LOOSE_12], **options)
         after = apply_move(state, 0, knock(card)).state
         assert len(after.results) == 1, hand
-        assert after.extra["stage"] == "play"
+        assert after.cycle.stage == "play"
         assert after.round_no == 2
 
 
@@ -406,7 +406,7 @@ def test_k108_q9_stakes_for_a_flush_or_figures_are_a_table_option() -> None:
 def test_k108_15_16_and_q12_the_extra_exchange_goes_round_from_the_knockers_left() -> None:
     state = table([LOOSE_17, LOOSE_12, KNOCK_4, ALL_IN_MELDS], turn=2)
     state = apply_move(state, 2, knock("KD")).state
-    assert (state.turn, state.phase, state.extra["stage"]) == (3, "draw", "exchange")
+    assert (state.turn, state.phase, state.cycle.stage) == (3, "draw", "exchange")
     refused(state, 3, Knock(), "wrong_phase")
     refused(state, 3, Play(melds=(parse_cards("3D 4D 5D"),)), "wrong_phase")  # no lay-offs (K108-15)
     # Seat 3 takes the knocker's discard and may not throw it straight back.
@@ -455,7 +455,7 @@ def test_k108_q13_exactly_100_stays_in_over_100_is_out() -> None:
     state = table([KNOCK_4, LOOSE_17, LOOSE_12], totals=[0, 83, 89])
     state = everyone_passes(apply_move(state, 0, knock("KD")).state)
     assert state.totals == (4, 100, 101)
-    assert state.extra["active"] == [True, True, False]
+    assert state.cycle.active == (True, True, False)
     assert "over 100: out of the game (K108-25)" in state.results[-1].lines[2].notes
 
 
@@ -480,27 +480,27 @@ def test_k108_q14_a_player_who_is_out_may_stay_out_and_is_asked_again() -> None:
         ["", KNOCK_4, LOOSE_17, LOOSE_12], turn=1, active=[False, True, True, True], totals=[105, 0, 0, 0]
     )
     state = everyone_passes(apply_move(state, 1, knock("KD")).state)
-    assert (state.extra["stage"], state.turn) == ("buy_back", 0)
-    assert state.extra["knock"] is None
+    assert (state.cycle.stage, state.turn) == ("buy_back", 0)
+    assert state.cycle.knock is None
     view = view_for(state, 0)
     assert view["you"]["buy_back"] == {"cost": 30, "record": 17, "rule": "K108-26"}
     assert legal_moves(state, 0) == [Knock(), Pass()]
     refused(state, 0, DrawStock(), "wrong_phase")
     refused(state, 0, Knock(parse_card("2C")), "wrong_phase")
     state = apply_move(state, 0, Pass()).state
-    assert state.extra["active"][0] is False
-    assert (state.extra["stage"], state.turn) == ("play", state.first)
+    assert state.cycle.active[0] is False
+    assert (state.cycle.stage, state.turn) == ("play", state.first)
 
 
 def test_k108_27_a_player_may_buy_back_in_again() -> None:
     state = table(
         ["", KNOCK_4, LOOSE_17, LOOSE_12], turn=1, active=[False, True, True, True], totals=[105, 0, 0, 0]
     )
-    state = replace(state, extra={**state.extra, "buy_backs": [1, 0, 0, 0]})
+    state = replace(state, cycle=replace(state.cycle, buy_backs=(1, 0, 0, 0)))
     state = everyone_passes(apply_move(state, 1, knock("KD")).state)
     state = apply_move(state, 0, Knock()).state
     assert state.totals[0] == 17  # the highest record of those in: P3's 17
-    assert state.extra["buy_backs"] == [2, 0, 0, 0]
+    assert state.cycle.buy_backs == (2, 0, 0, 0)
 
 
 def test_k108_q15_the_deal_passes_to_the_next_player_in() -> None:
@@ -513,7 +513,7 @@ def test_k108_q15_the_deal_passes_to_the_next_player_in() -> None:
 def test_k108_q16_two_cards_left_the_deal_is_void() -> None:
     state = table([LOOSE_17, LOOSE_12, ALL_IN_MELDS], turn=0, stock="2C 3C 4C", rest="drop", totals=[5, 6, 7])
     state = replace(state, phase="draw")
-    pool = state.extra["pool"]
+    pool = state.cycle.pool
     state = apply_move(state, 0, DrawStock()).state
     assert len(state.stock) == 2
     # The player whose draw left two cards may still end the deal; discarding voids it.
@@ -522,7 +522,7 @@ def test_k108_q16_two_cards_left_the_deal_is_void() -> None:
     assert (result.ended, result.winner) == ("void", None)
     assert [line.points for line in result.lines] == [0, 0, 0]
     assert after.totals == (5, 6, 7)
-    assert after.extra["pool"] == pool
+    assert after.cycle.pool == pool
     assert (after.round_no, after.first) == (2, 0)  # the same dealer deals again
 
 

@@ -47,9 +47,9 @@ from games.engine import (
 )
 from games.engine.bots import NormalBot
 from games.engine.cards import build_pack
-from games.engine.knock108 import best_declaration, deadwood
 from games.engine.records import make_record
 from games.engine.rules import Rules
+from games.engine.variants.knock108 import best_declaration, deadwood
 
 OPTION_SETS: tuple[dict[str, Any], ...] = (
     {},
@@ -122,7 +122,7 @@ def k108_playthroughs(max_moves: int = 300, min_moves: int = 0) -> st.SearchStra
 
 def _stage_events(pt: Playthrough) -> None:
     """Tell Hypothesis which parts of the cycle a playthrough reached (--hypothesis-show-statistics)."""
-    stages = {s.extra["stage"] for s in pt.states}
+    stages = {s.cycle.stage for s in pt.states}
     for stage in sorted(stages):
         event(f"stage {stage}")
     for result in pt.final.results:
@@ -149,7 +149,7 @@ def test_every_move_legal_moves_lists_is_accepted_and_only_the_seat_to_move_has_
             continue
         assert offered, "the seat to move has no legal move"
         assert all(legal_moves(state, seat) == [] for seat in range(state.players) if seat != state.turn)
-        stage = state.extra["stage"]
+        stage = state.cycle.stage
         kinds = {type(m) for m in offered}
         if stage == "buy_back":
             assert kinds == {Knock, Pass}
@@ -314,24 +314,24 @@ def test_a_record_replays_to_the_identical_state(pt: Playthrough) -> None:
 
 
 def _check_books(state: GameState) -> None:
-    extra = state.extra
+    cycle = state.cycle
     stake = int(state.rules.options["stake"])
     # Chips only move: the seats' net plus the pool is always zero, and the ledger says how.
-    assert sum(extra["chips"]) + extra["pool"] == 0
+    assert sum(cycle.chips) + cycle.pool == 0
     chips = [0] * state.players
     pool = 0
-    for entry in extra["ledger"]:
-        assert entry["amount"] > 0
-        if entry["from"] == "pool":
-            pool -= entry["amount"]
+    for entry in cycle.ledger:
+        assert entry.amount > 0
+        if entry.source == "pool":
+            pool -= entry.amount
         else:
-            chips[entry["from"]] -= entry["amount"]
-        if entry["to"] == "pool":
-            pool += entry["amount"]
+            chips[entry.source] -= entry.amount
+        if entry.target == "pool":
+            pool += entry.amount
         else:
-            chips[entry["to"]] += entry["amount"]
-        assert entry["amount"] % (stake // 2) == 0 or entry["kind"] == "pool"
-    assert (chips, pool) == (list(extra["chips"]), extra["pool"])
+            chips[entry.target] += entry.amount
+        assert entry.amount % (stake // 2) == 0 or entry.kind == "pool"
+    assert (chips, pool) == (list(cycle.chips), cycle.pool)
     assert pool >= 0
     if state.phase == "over":
         assert pool == 0
@@ -340,13 +340,13 @@ def _check_books(state: GameState) -> None:
     scored = {result.round_no for result in state.results}
     in_lines = [sum(r.lines[s].chips or 0 for r in state.results) for s in range(state.players)]
     pending = [0] * state.players
-    for entry in extra["ledger"]:
-        if entry["round"] not in scored:
-            assert entry["kind"] in ("entry", "buy_back")
-            pending[entry["from"]] -= entry["amount"]
-    assert [a + b for a, b in zip(in_lines, pending, strict=True)] == list(extra["chips"])
+    for entry in cycle.ledger:
+        if entry.round not in scored:
+            assert entry.kind in ("entry", "buy_back")
+            pending[entry.source] -= entry.amount
+    assert [a + b for a, b in zip(in_lines, pending, strict=True)] == list(cycle.chips)
     # Who is in: nobody over the limit; a seat out holds no cards.
-    for seat, active in enumerate(extra["active"]):
+    for seat, active in enumerate(cycle.active):
         if active:
             assert state.totals[seat] <= 100
         elif state.phase != "over":  # the last deal's hands stay as they were at the end
@@ -376,7 +376,7 @@ def test_chips_balance_and_score_lines_add_up_to_the_records(pt: Playthrough) ->
         declarer = result.winner
         assert declarer is not None
         for line in result.lines:
-            if not before.extra["active"][line.seat]:
+            if not before.cycle.active[line.seat]:
                 assert line.points == _jump(before, line.seat) == 0
             elif line.seat == declarer:
                 assert line.hand <= 5
@@ -385,26 +385,26 @@ def test_chips_balance_and_score_lines_add_up_to_the_records(pt: Playthrough) ->
                 assert line.hand == _loose(after.rules, result.hands[line.seat])
         # Over 100: out (K108-25, K108-Q13).
         for seat, total in enumerate(result.totals):
-            if before.extra["active"][seat]:
-                assert after.extra["active"][seat] == (total <= 100) or after.phase == "over"
+            if before.cycle.active[seat]:
+                assert after.cycle.active[seat] == (total <= 100) or after.phase == "over"
         if after.phase == "over":
-            still_in = [s for s in range(after.players) if after.extra["active"][s]]
+            still_in = [s for s in range(after.players) if after.cycle.active[s]]
             assert len(still_in) <= 1
             if still_in:
                 assert after.winners == tuple(still_in)
             else:
-                losers = [s for s in range(after.players) if before.extra["active"][s]]
+                losers = [s for s in range(after.players) if before.cycle.active[s]]
                 best = min(result.totals[s] for s in losers)
                 assert after.winners == tuple(s for s in losers if result.totals[s] == best)
 
 
 def _jump(state: GameState, seat: int) -> int:
-    carry = state.extra.get("carry")
-    return int(carry[seat]["points"]) if carry else 0
+    carry = state.cycle.carry
+    return carry[seat].points if carry else 0
 
 
 def _loose(rules: Rules, cards: tuple[Card, ...]) -> int:
-    from games.engine.knock108 import special_hand
+    from games.engine.variants.knock108 import special_hand
 
     if special_hand(rules, cards) is not None:
         return 0
@@ -502,7 +502,7 @@ def test_a_knock_is_legal_exactly_when_some_discard_leaves_five_or_fewer(
     limits: str, hand: tuple[Card, ...]
 ) -> None:
     """Not from one best arrangement of the eleven cards: the minimum over the discards."""
-    from games.engine.knock108 import special_hand
+    from games.engine.variants.knock108 import special_hand
 
     rules = variant("knock108", joker_limits=limits, full_sequence=True)
     by_discard = []

@@ -40,7 +40,7 @@ EX1_COLUMNS = [
 
 
 def columns(state: GameState) -> tuple[tuple[int, int], ...]:
-    return tuple((c["scores"][0], c["scores"][1]) for c in state.extra["columns"])
+    return tuple((c.scores[0], c.scores[1]) for c in state.cycle.columns)
 
 
 def play_ex1(target: int = 150) -> list[GameState]:
@@ -52,7 +52,7 @@ def play_ex1(target: int = 150) -> list[GameState]:
         position = gin_position(
             state.rules, hands=hands, discard=upcard, turn=knocker, phase="play", base=state
         )
-        assert (position.extra["limit"], position.extra["factor"]) == (limit, factor)
+        assert (position.cycle.limit, position.cycle.factor) == (limit, factor)
         knocked = apply_move(position, knocker, Knock(parse_card(discard))).state
         state = apply_move(knocked, 1 - knocker, Pass()).state
         states.append(state)
@@ -73,7 +73,7 @@ def test_okl_ex1_seven_deals_fill_the_three_columns_as_the_source_says() -> None
     assert columns(final) == ((83, 86), (65, 60), (59, 42))
     assert final.totals == (83, 86)
     assert final.phase != "over"  # with a target of 150 no column is finished
-    assert [c["winner"] for c in final.extra["columns"]] == [None, None, None]
+    assert [c.winner for c in final.cycle.columns] == [None, None, None]
     view = view_for(final, A)
     assert [c["scores"] for c in view["gin"]["columns"]] == [[83, 86], [65, 60], [59, 42]]
 
@@ -106,14 +106,14 @@ def test_okl_dx1_the_up_card_sets_the_knock_limit() -> None:
         ten, discard, other = deal_hands(knock, 30, "4D")
         state = gin_position(rules, hands=[[*ten, discard], other], discard="4D", turn=A, phase="play")
         if legal:
-            assert apply_move(state, A, Knock(parse_card(discard))).state.extra["step"] == "reply"
+            assert apply_move(state, A, Knock(parse_card(discard))).state.cycle.step == "reply"
         else:
             assert refused(state, A, Knock(parse_card(discard)), "knock_too_high").rule == "OKL-2"
     # Up-card KH: 10.
     ten, discard, other = deal_hands(10, 30, "KH")
     state = gin_position(rules, hands=[[*ten, discard], other], discard="KH", turn=A, phase="play")
-    assert state.extra["limit"] == 10
-    assert apply_move(state, A, Knock(parse_card(discard))).state.extra["knock"]["points"] == 10
+    assert state.cycle.limit == 10
+    assert apply_move(state, A, Knock(parse_card(discard))).state.cycle.knock.points == 10
 
 
 def test_okl_dx1_an_ace_up_card_allows_only_gin_and_a_spade_ace_doubles_it_to_84() -> None:
@@ -122,7 +122,7 @@ def test_okl_dx1_an_ace_up_card_allows_only_gin_and_a_spade_ace_doubles_it_to_84
     state = gin_position(rules, hands=[[*ten, discard], other], discard="AS", turn=A, phase="play")
     error = refused(state, A, Knock(parse_card(discard)), "knock_too_high")
     assert "gin" in str(error)
-    assert state.extra["factor"] == 2
+    assert state.cycle.factor == 2
     # Gin against 17 with the AS turned up: (17 + 25) x 2.
     state = knock_deal(new_game(rules, ["A", "B"], seed=1, first=A), A, 0, 17, upcard="AS")
     line = state.results[-1].lines[A]
@@ -133,10 +133,10 @@ def test_okl_dx2_with_target_80_column_one_closes_after_deal_six_and_settles_151
     states = play_ex1(target=80)
     sixth, seventh = states[6], states[7]
     assert columns(sixth) == ((35, 86), (17, 60), (11, 42))
-    assert [c["winner"] for c in sixth.extra["columns"]] == [B, None, None]
+    assert [c.winner for c in sixth.cycle.columns] == [B, None, None]
     # Deal 7 (A's 4th win, 48) goes into columns 2 and 3 only.
     assert columns(seventh) == ((35, 86), (65, 60), (59, 42))
-    assert [c["deals"] for c in seventh.extra["columns"]] == [[3, 3], [3, 2], [2, 1]]
+    assert [c.deals for c in seventh.cycle.columns] == [(3, 3), (3, 2), (2, 1)]
     notes = seventh.results[-1].lines[A].notes
     assert any("entered in column(s) 2, 3" in note for note in notes)
     # Column 1 settled as a gin game: 86 + 100 + 25 x (3 - 3) - 35 = 151 for B.
@@ -151,8 +151,8 @@ def test_okl_the_game_ends_when_the_third_column_closes_and_is_settled_over_all_
     # A's 5th win of 40 closes columns 2 and 3 (105-60, 99-42).
     state = knock_deal(state, A, 2, 42, upcard="QD")
     assert state.phase == "over"
-    assert [c["winner"] for c in state.extra["columns"]] == [B, A, A]
-    settlement = state.extra["settlement"]
+    assert [c.winner for c in state.cycle.columns] == [B, A, A]
+    settlement = state.cycle.settlement
     results = [c["points"] for c in settlement["columns"]]
     # Column 2: 105 + 100 + 25 x (4 - 2) - 60 = 195; column 3: 99 + 100 + 25 x (3 - 1) - 42 = 207.
     assert results == [151, 195, 207]

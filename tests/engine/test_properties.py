@@ -38,6 +38,7 @@ from games.engine import (
     TakeDiscard,
     Transition,
     apply_move,
+    atu_of,
     end_match,
     errors,
     events_for,
@@ -214,7 +215,7 @@ def _check_view(state: GameState, seat: int | None) -> None:
     # Past rounds' hands are public once scored; the rest of the view must hold no hidden card.
     assert view["scores"]["rounds"] == [r.to_json() for r in state.results]
     # Bought-back jokers (RMI-42) went publicly from the table to the buyer's hand: their ids are public.
-    assert view["consumed_jokers"] == [str(c) for c in state.consumed]
+    assert view["consumed_jokers"] == [str(c) for c in getattr(state.cycle, "consumed", ())]
     public_part = {**view, "scores": {**view["scores"], "rounds": None}, "consumed_jokers": None}
     shown = card_ids_in(json.dumps(public_part))
     for other in range(state.players):
@@ -242,8 +243,9 @@ def _check_view(state: GameState, seat: int | None) -> None:
 def _check_events(before: GameState, after: GameState, events: tuple[Any, ...]) -> None:
     """Events other seats see reveal no hidden card, except a finished round's public hands."""
     public_before = set(ids(before.discard)) | {c.id for m in before.melds for c in m.cards}
-    if before.atu is not None:
-        public_before.add(before.atu.id)
+    atu = atu_of(before)
+    if atu is not None:
+        public_before.add(atu.id)
     shown_to: dict[int | None, set[str]] = {}
     for seat in [None, *range(after.players)]:
         visible = [e for e in events_for(events, seat) if e["kind"] != "round_over"]
@@ -452,7 +454,7 @@ def _check_r51_round(pt: Playthrough, index: int) -> None:
         assert all(line.points == 0 for line in result.lines)
     else:
         start = pt.states[_turn_start(pt, index)]
-        one_go = not start.opened[result.winner]  # R51-45: had laid nothing before this turn
+        one_go = not start.cycle.opened[result.winner]  # R51-45: had laid nothing before this turn
         for line in result.lines:
             if line.seat == result.winner:
                 assert line.points == 0  # R51-47
@@ -470,7 +472,7 @@ def _check_remi_round(pt: Playthrough, index: int) -> None:
     pre, post = pt.states[index], pt.states[index + 1]
     result = post.results[-1]
     assert result.ended in ("went_out", "stock_out")
-    atu = pre.atu
+    atu = pre.cycle.atu
     assert atu is not None
     multiplier = 2 if atu.is_joker or atu.rank == "A" else 1  # RMI-48
     dealt = pt.states[_round_start(pt, index)].hands
@@ -488,7 +490,7 @@ def _check_remi_round(pt: Playthrough, index: int) -> None:
         joker_out = joker_out or pre.hands[result.winner][0].is_joker
     for line in result.lines:
         seat = line.seat
-        if not pre.opened[seat] and seat != result.winner:
+        if not pre.cycle.opened[seat] and seat != result.winner:
             expected = -100 * multiplier  # RMI-58 with RMI-Q16
         else:
             hand = sum(remi_hand_value(c) for c in result.hands[seat])
@@ -594,7 +596,7 @@ def _check_r40_round(pt: Playthrough, index: int) -> None:
     winner = result.winner
     assert winner is not None
     start = pt.states[_turn_start(pt, index)]
-    remik = not start.opened[winner]  # R40-Q16: had laid nothing before the winning turn
+    remik = not start.cycle.opened[winner]  # R40-Q16: had laid nothing before the winning turn
     penalties = []
     for line in result.lines:
         if line.seat == winner:
@@ -703,7 +705,9 @@ def test_positions_random_play_seldom_reaches_keep_every_invariant(
     for played in (pt, explored):
         final = played.final
         event(f"{pt.recipe.scenario}: {[r.ended for r in final.results]}")
-        if final.atu_taken_by is not None or any(s.atu_taken_by is not None for s in played.states):
+        if final.cycle.atu_taken_by is not None or any(
+            s.cycle.atu_taken_by is not None for s in played.states
+        ):
             event(f"{pt.recipe.scenario}: atu taken")
         if any(isinstance(m, Play) and m.exchanges for _, m in played.moves):
             event(f"{pt.recipe.scenario}: joker exchanged")

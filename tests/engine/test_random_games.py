@@ -66,9 +66,9 @@ def check_phase(state: GameState, first_of_round_1: int) -> None:
     assert state.first == (first_of_round_1 + state.round_no - 1) % state.players
     assert state.turns_started[state.turn] >= 1
     if state.rules.has_atu:
-        assert state.atu is not None
+        assert state.cycle.atu is not None
     else:
-        assert state.atu is None
+        assert state.cycle.atu is None
     assert all(0 <= m.owner < state.players for m in state.melds)
     assert len({m.id for m in state.melds}) == len(state.melds)
 

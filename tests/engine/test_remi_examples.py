@@ -19,7 +19,7 @@ from games.engine import (
     view_for,
 )
 from games.engine.melds import read_meld
-from games.engine.turn import table_points
+from games.engine.scoring import table_points
 from tests.engine.helpers import discard, faces, play, refused, run, table_cards, take
 
 REMI = variant("remi")  # Remi 45 by default
@@ -46,7 +46,7 @@ def test_rmi_ex1_deep_take_of_the_three_brings_the_six_and_seven_into_the_hand()
         turn=0,
         rest="drop",
     )
-    assert state.opened == (True, False)
+    assert state.cycle.opened == (True, False)
     result = apply_move(state, 0, take("3H", "3H 4H 5H"))
     new = result.state
     assert faces(new.discard) == faces(parse_cards("5S TD AH 5C"))
@@ -74,7 +74,7 @@ def test_rmi_ex1_deep_take_refused_for_a_player_who_has_not_opened_row_untouched
         turn=0,
         rest="drop",
     )
-    assert state.opened == (False, True)
+    assert state.cycle.opened == (False, True)
     refused(state, 0, take("3H", "3H 4H 5H"), "cannot_take_discard")
     assert [c.face for c in state.discard] == ROW.split()
     # The state is still usable: the player draws instead.
@@ -153,7 +153,7 @@ def _opening_state(rules_opening: str, hand: str) -> GameState:
 def test_rmi_dx2_run_and_three_kings_worth_45_open_at_classic_and_45(opening: str) -> None:
     state = _opening_state(opening, "3H 4H 5H KS KH KD")
     result = apply_move(state, 0, play("3H 4H 5H", "KS KH KD"))
-    assert result.state.opened[0] is True
+    assert result.state.cycle.opened[0] is True
     assert [e.data["points"] for e in result.events if e.kind == "opened"] == [45]
 
 
@@ -176,7 +176,7 @@ def test_rmi_dx2_kings_and_aces_worth_105_without_a_run_never_open(opening: str)
 def test_rmi_dx2_a_lone_run_opens_only_at_classic(opening: str, code: str | None) -> None:
     state = _opening_state(opening, "3H 4H 5H")
     if code is None:
-        assert apply_move(state, 0, play("3H 4H 5H")).state.opened[0] is True
+        assert apply_move(state, 0, play("3H 4H 5H")).state.cycle.opened[0] is True
     else:
         refused(state, 0, play("3H 4H 5H"), code)
 
@@ -207,7 +207,7 @@ def test_rmi_dx3_first_player_with_a_valid_opening_may_only_discard() -> None:
     # The first player's second turn: now the opening goes down.
     state = run(state, (1, DrawStock()), (1, discard("TD")), (0, DrawStock()))
     new = apply_move(state, 0, play("3H 4H 5H", "KS KH KD")).state
-    assert new.opened[0] is True
+    assert new.cycle.opened[0] is True
 
 
 def test_rmi_dx3_other_player_in_first_turn_may_only_draw_and_discard() -> None:
@@ -262,7 +262,7 @@ def test_rmi_dx4_buy_back_moves_ten_points_to_the_buyer_and_the_joker_costs_50_i
     assert table_points(new) == (25, 20)  # TS JS QS: 20 for P2, 10 for P1
     assert faces(new.hands[0]) == ["2D", "JK"]
     joker = next(c for c in new.hands[0] if c.is_joker)
-    assert new.consumed == (joker,)
+    assert new.cycle.consumed == (joker,)
     assert view_for(new, 1)["consumed_jokers"] == [joker.id]
     # P1 keeps the joker; the stock is empty, so P2's draw ends the round (RMI-50).
     new = run(new, (0, discard("2D")), (1, DrawStock()))
@@ -404,7 +404,7 @@ def test_rmi_dx8_atu_taken_into_the_going_out_run_counts_for_the_taker() -> None
     state = apply_move(state, 0, DrawStock()).state
     assert faces(state.hands[0]) == ["5D", "8C", "9C"]
     state = apply_move(state, 0, play("8C 9C TC")).state
-    assert state.atu_taken_by == 0
+    assert state.cycle.atu_taken_by == 0
     assert table_cards(state, 3) == "8C 9C TC"
     assert faces(state.hands[0]) == ["5D"]
     state = apply_move(state, 0, discard("5D")).state
@@ -428,8 +428,8 @@ def test_rmi_dx8_atu_refused_when_two_pieces_would_be_left() -> None:
     assert faces(state.hands[0]) == ["5D", "6S", "8C", "9C"]
     error = refused(state, 0, play("8C 9C TC"), "atu_not_allowed")
     assert error.rule == "RMI-45"
-    assert state.atu_taken_by is None
+    assert state.cycle.atu_taken_by is None
     # Still usable: the player discards instead.
     after = apply_move(state, 0, discard("6S")).state
-    assert str(after.atu) == "TC#1"
-    assert after.atu_taken_by is None
+    assert str(after.cycle.atu) == "TC#1"
+    assert after.cycle.atu_taken_by is None

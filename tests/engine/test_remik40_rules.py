@@ -228,7 +228,7 @@ def test_r40_q5_before_opening_the_top_discard_is_taken_only_with_an_opening_of_
     assert faces(result.state.hands[0]) == ["2D"]
     offered = [m for m in legal_moves(state, 0) if isinstance(m, TakeDiscard)]
     assert offered
-    assert all(apply_move(state, 0, m).state.opened[0] for m in offered)
+    assert all(apply_move(state, 0, m).state.cycle.opened[0] for m in offered)
 
 
 # --- laying down and building -------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_r40_q6_q19_any_melds_worth_40_open_jokers_included_building_does_not_co
     )
     new = apply_move(state, 0, play("7H JK(8H) 9H", "4C 5C 6C 7C", layoffs=[(1, "8S")])).state
     assert table_cards(new, 1) == "8S 9S TS JS"
-    assert new.opened[0]
+    assert new.cycle.opened[0]
 
 
 def test_r40_19_only_a_player_who_has_laid_melds_may_build() -> None:

@@ -36,10 +36,10 @@ def test_r51_ex1_opening_nine_ten_jack_and_three_eights_is_53() -> None:
     state = position(
         R51, hands=["9S TS JS 8H 8D 8C 2C", "5D 6D 7D"], turn=0, phase="play", stock="KS", rest="drop"
     )
-    assert state.opened == (False, False)
+    assert state.cycle.opened == (False, False)
     result = apply_move(state, 0, play("9S TS JS", "8H 8D 8C"))
     new = result.state
-    assert new.opened == (True, False)
+    assert new.cycle.opened == (True, False)
     opened = [e for e in result.events if e.kind == "opened"]
     assert [e.data["points"] for e in opened] == [53]
     view = view_for(new, 0)
@@ -96,7 +96,7 @@ def test_r51_ex7_queen_king_ace_is_valid_and_the_ace_counts_11() -> None:
     # 31 + 21 = 52 >= 51: a legal opening only because the ace counts 11.
     state = position(R51, hands=["QS KS AS 7C 7H 7D 9C", "5D"], turn=0, phase="play")
     result = apply_move(state, 0, play("QS KS AS", "7C 7H 7D"))
-    assert result.state.opened[0] is True
+    assert result.state.cycle.opened[0] is True
     assert [e.data["points"] for e in result.events if e.kind == "opened"] == [52]
 
 
@@ -174,7 +174,7 @@ def test_r51_dx4_opening_whose_only_run_has_a_joker_is_illegal_a_pure_run_makes_
     error = refused(state, 0, play("5H JK(6H) 7H", "KS KH KD", "AS AH AC"), "opening_needs_run")
     assert error.fields["points"] == 81
     result = apply_move(state, 0, play("5H 6H 7H", "KS KH KD", "AS AH AC"))
-    assert result.state.opened[0] is True
+    assert result.state.cycle.opened[0] is True
     assert [e.data["points"] for e in result.events if e.kind == "opened"] == [81]
 
 

@@ -26,7 +26,7 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.turn import table_points
+from games.engine.scoring import table_points
 from tests.engine.helpers import discard, faces, play, points, refused, run, table_cards, take
 
 R51 = variant("remik51")
@@ -104,7 +104,7 @@ def test_r51_31_opening_below_51_is_refused_opening_too_low() -> None:
     state = position(R51, hands=["9S TS JS 7H 7D 7C 2C", "5D"], turn=0, phase="play")
     error = refused(state, 0, play("9S TS JS", "7H 7D 7C"), "opening_too_low")
     assert (error.fields["points"], error.fields["needed"]) == (50, 51)
-    assert state.opened == (False, False)
+    assert state.cycle.opened == (False, False)
     # R51-30: a first meld is one lay-down; part of it alone is not an opening either.
     refused(state, 0, play("9S TS JS"), "opening_too_low")
     # Still usable: discarding is fine.
@@ -121,7 +121,7 @@ def test_r51_31_opening_of_exactly_51_with_a_pure_run_is_accepted() -> None:
     # 2C 3C 4C 5C 6C 7C = 27, + 8H 8D 8C = 24: 51.
     state = position(R51, hands=["2C 3C 4C 5C 6C 7C 8H 8D 8C KD", "5D"], turn=0, phase="play")
     result = apply_move(state, 0, play("2C 3C 4C 5C 6C 7C", "8H 8D 8C"))
-    assert result.state.opened == (True, False)
+    assert result.state.cycle.opened == (True, False)
     assert [e.data["points"] for e in result.events if e.kind == "opened"] == [51]
 
 
@@ -156,7 +156,7 @@ def test_r51_41_lay_off_before_opening_is_refused() -> None:
     state = position(
         R51, hands=["7D 2C 3C", "KC"], melds=[(1, "4D 5D 6D")], turn=0, phase="play", rest="drop"
     )
-    assert state.opened == (False, True)
+    assert state.cycle.opened == (False, True)
     refused(state, 0, play(layoffs=[(1, "7D")]), "not_opened")
     opened = position(
         R51,
@@ -179,7 +179,7 @@ def test_r51_27_joker_exchange_is_refused_before_opening() -> None:
         phase="play",
         rest="drop",
     )
-    assert state.opened == (False, True)
+    assert state.cycle.opened == (False, True)
     # Laying the joker in a new meld is not an opening (R51-28): the exchange is refused because
     # only a player who has opened may exchange (R51-27), not for the opening's run or points.
     error = refused(state, 0, play("9S 9H JK(9D)", exchanges=[(1, "5D")]), "not_opened")
@@ -245,7 +245,7 @@ def test_r51_28_exchange_in_the_opening_turn_but_its_meld_does_not_count_toward_
         rest="drop",
     )
     new = apply_move(opening, 0, play("9S TS JS", "8H 8D 8C", "9C 9H JK(9D)", exchanges=[(1, "7D")])).state
-    assert new.opened[0] is True
+    assert new.cycle.opened[0] is True
     assert table_cards(new, 1) == "6D 7D 8D"
     assert faces(new.hands[0]) == ["2C"]
 
@@ -435,7 +435,7 @@ def test_r51_38_q9_reshuffle_keeps_the_top_discard_when_a_player_must_draw() -> 
     assert len(drawn) == 1
     assert Counter(c.face for c in (*new.stock, *drawn)) == Counter(["9S", "9H", "9D"])
     assert len(new.stock) == 2
-    assert new.reshuffles == 1
+    assert new.cycle.reshuffles == 1
     assert result.events[0].kind == "stock_rebuilt"
 
 
@@ -450,7 +450,7 @@ def test_r51_q9_the_stock_is_rebuilt_only_when_a_player_must_draw_from_it() -> N
     state = apply_move(state, 1, DrawStock()).state
     assert [c.face for c in state.discard] == ["2C"]
     assert len(state.stock) == 2
-    assert state.reshuffles == 1
+    assert state.cycle.reshuffles == 1
 
 
 def test_r51_q9_with_an_empty_stock_the_top_discard_may_still_be_taken() -> None:
@@ -466,7 +466,7 @@ def test_r51_q9_with_an_empty_stock_the_top_discard_may_still_be_taken() -> None
     new = apply_move(state, 0, take(None, "KS KH KC")).state
     assert [c.face for c in new.discard] == ["9S", "9H", "9D"]
     assert new.stock == ()
-    assert new.reshuffles == 0
+    assert new.cycle.reshuffles == 0
 
 
 def test_r51_q9_degenerate_void_round_scores_nothing_and_the_deal_passes() -> None:
@@ -687,7 +687,7 @@ def test_r51_46_cards_left_in_hand_count_even_when_they_form_a_meld() -> None:
 def test_rmi_13_18_first_player_is_dealt_15_and_starts_with_the_discard() -> None:
     state = new_game(REMI, 3, seed=11, first=1)
     assert [len(h) for h in state.hands] == [14, 15, 14]
-    assert state.atu is not None
+    assert state.cycle.atu is not None
     assert len(state.stock) == 106 - 43 - 1
     assert (state.turn, state.phase, state.discard) == (1, "play", ())
     assert {type(m).__name__ for m in legal_moves(state, 1)} == {"Discard"}
@@ -733,7 +733,7 @@ def test_rmi_26_no_opening_in_the_first_turn_even_with_a_valid_one_in_hand() -> 
         turns_started=[2, 2],
         rest="drop",
     )
-    assert apply_move(second, 1, play("3H 4H 5H", "KS KH KD")).state.opened == (False, True)
+    assert apply_move(second, 1, play("3H 4H 5H", "KS KH KD")).state.cycle.opened == (False, True)
 
 
 @pytest.mark.parametrize(
@@ -757,7 +757,7 @@ def test_rmi_24_25_opening_thresholds_with_a_run(opening: str, melds: list[str],
     state = position(rules, hands=[hand, "5S"], atu="8D", turn=0, phase="play", rest="drop")
     if code is None:
         result = apply_move(state, 0, play(*melds))
-        assert result.state.opened == (True, False)
+        assert result.state.cycle.opened == (True, False)
         assert faces(result.state.hands[0]) == ["2C"]
     else:
         refused(state, 0, play(*melds), code)
@@ -847,7 +847,7 @@ def test_rmi_q8_row_visible_depth_limits_the_deep_take() -> None:
 def test_rmi_34_before_opening_only_the_head_with_a_valid_opening_that_uses_it() -> None:
     state = position(CLASSIC, hands=["4H 5H 2C", "5C"], discard="9D 3H", atu="QC", turn=0, rest="drop")
     new = apply_move(state, 0, take(None, "3H 4H 5H")).state
-    assert new.opened == (True, False)
+    assert new.cycle.opened == (True, False)
     assert [c.face for c in new.discard] == ["9D"]
     remi45 = position(REMI, hands=["4H 5H 2C", "5C"], discard="9D 3H", atu="QC", turn=0, rest="drop")
     refused(remi45, 0, take(None, "3H 4H 5H"), "opening_too_low")
@@ -926,7 +926,7 @@ def test_rmi_27_no_buy_back_before_opening() -> None:
         phase="play",
         rest="drop",
     )
-    assert state.opened == (False, True)
+    assert state.cycle.opened == (False, True)
     refused(state, 0, play(exchanges=[(1, "JS")]), "not_opened")
 
 
@@ -943,7 +943,7 @@ def test_rmi_40_q11_buy_back_from_own_formation_joker_may_stay_in_hand() -> None
     new = apply_move(state, 0, play(exchanges=[(1, "8S")])).state
     assert table_cards(new, 1) == "7S 8S 9S"
     assert faces(new.hands[0]) == ["2C", "3C", "JK"]
-    assert len(new.consumed) == 1
+    assert len(new.cycle.consumed) == 1
     # The joker does not have to be used this turn (unlike Remik 51).
     assert apply_move(new, 0, discard("2C")).state.turn == 1
 
@@ -959,7 +959,7 @@ def test_rmi_q11_buy_back_in_the_opening_turn_after_the_opening_is_laid() -> Non
         rest="drop",
     )
     new = apply_move(state, 0, play("3H 4H 5H", "KS KH KD", exchanges=[(1, "JS")])).state
-    assert new.opened == (True, True)
+    assert new.cycle.opened == (True, True)
     assert table_cards(new, 1) == "TS JS QS"
     assert faces(new.hands[0]) == ["2C", "JK"]
 
@@ -1069,7 +1069,7 @@ def test_rmi_q17_the_atu_counts_toward_an_opening_made_in_the_going_out_turn() -
     )
     refused(state, 0, play("3H 4H 5H"), "opening_too_low")
     new = apply_move(state, 0, play("3H 4H 5H", "KS KH KD")).state
-    assert (new.opened[0], new.atu_taken_by) == (True, 0)
+    assert (new.cycle.opened[0], new.cycle.atu_taken_by) == (True, 0)
     new = apply_move(new, 0, discard("5D")).state
     p0, p1 = new.results[-1].lines
     assert (p0.table, p0.bonus, p0.points) == (45, 50, 95)
@@ -1196,7 +1196,7 @@ def test_rmi_q14_a_bought_back_joker_laid_in_the_going_out_turn_makes_it_100() -
 
 def test_rmi_q15_a_joker_atu_taken_into_the_going_out_formation_is_100_and_doubled() -> None:
     state = _going_out("7H 9H 5D", play("7H JK 9H"), atu="JK")
-    assert state.atu_taken_by == 0
+    assert state.cycle.atu_taken_by == 0
     assert table_cards(state, 2) == "7H JK(8H) 9H"
     state = apply_move(state, 0, discard("5D")).state
     p0, p1 = state.results[-1].lines
@@ -1229,7 +1229,7 @@ def test_rmi_58_q16_minus_100_is_doubled_and_gets_no_atu_pair_bonus() -> None:
         phase="play",
         rest="drop",
     )
-    assert state.atu_pair_seats == (1,)
+    assert state.cycle.atu_pair_seats == (1,)
     state = apply_move(state, 0, discard("5D")).state
     p0, p1 = state.results[-1].lines
     assert (p0.multiplier, p0.points) == (2, 160)
@@ -1246,7 +1246,7 @@ def test_rmi_47_atu_pair_bonus_is_50_for_the_player_dealt_the_twin() -> None:
         phase="play",
         rest="drop",
     )
-    assert state.atu_pair_seats == (1,)
+    assert state.cycle.atu_pair_seats == (1,)
     state = apply_move(state, 0, discard("5D")).state
     p0, p1 = state.results[-1].lines
     assert (p0.atu_bonus, p0.points) == (0, 80)
@@ -1264,7 +1264,7 @@ def test_rmi_48_q16_joker_atu_doubles_the_round_and_the_other_joker_is_its_pair(
         phase="play",
         rest="drop",
     )
-    assert state.atu_pair_seats == (1,)
+    assert state.cycle.atu_pair_seats == (1,)
     state = apply_move(state, 0, discard("5D")).state
     p0, p1 = state.results[-1].lines
     assert (p0.multiplier, p0.points) == (2, 160)
@@ -1371,7 +1371,7 @@ def test_rmi_7_q3_short_game_one_deck_two_jokers_ten_and_eleven_pieces() -> None
     assert set(Counter(c.face for c in pack if not c.is_joker).values()) == {1}
     state = new_game(rules, 2, seed=5, first=1)
     assert [len(h) for h in state.hands] == [10, 11]
-    assert state.atu is not None
+    assert state.cycle.atu is not None
     assert len(state.stock) == 54 - 21 - 1
     with pytest.raises(ValueError):  # noqa: PT011
         new_game(rules, 3, seed=5)
@@ -1380,9 +1380,9 @@ def test_rmi_7_q3_short_game_one_deck_two_jokers_ten_and_eleven_pieces() -> None
 def test_rmi_q3_q16_short_game_atu_pair_only_through_the_jokers() -> None:
     rules = variant("remi", short_game=True)
     natural = position(rules, hands=["7D 2C", "JK 3C"], atu="7H", turn=0, rest="drop")
-    assert natural.atu_pair_seats == ()
+    assert natural.cycle.atu_pair_seats == ()
     jokers = position(rules, hands=["7D 2C", "JK 3C"], atu="JK", turn=0, rest="drop")
-    assert jokers.atu_pair_seats == (1,)
+    assert jokers.cycle.atu_pair_seats == (1,)
 
 
 def test_rmi_6_q2_standard_game_106_pieces_up_to_four_players() -> None:

@@ -100,7 +100,7 @@ def test_r500_q5_the_top_card_may_be_laid_off_onto_anyones_meld() -> None:
 
 def test_r500_9_a_deep_take_needs_no_opening_and_nothing_is_left_above_the_card() -> None:
     state = position(R500, hands=["QD KD 2S", "5D 5S"], discard="JD 3C 4C", turn=0, phase="draw")
-    assert state.opened == (False, False)
+    assert state.cycle.opened == (False, False)
     result = apply_move(state, 0, take("JD", "JD QD KD"))
     assert result.state.discard == ()
     assert faces(result.state.hands[0]) == ["2S", "3C", "4C"]

@@ -101,10 +101,10 @@ def test_the_archive_carries_bytecode_the_interpreter_trusts(tmp_path: Path) -> 
     """Each module's .pyc is in the archive (unchecked hash-based): Python imports it without
     compiling, or even reading, the source; a broken source beside it does not matter."""
     archive = practice_assets.engine_archive(build_dir=tmp_path / "build")
-    assert "games/engine/__pycache__/turn.cpython-311.pyc" in archive.members
+    assert "games/engine/__pycache__/game.cpython-311.pyc" in archive.members
     with zipfile.ZipFile(archive.path) as opened:
         opened.extractall(tmp_path / "unpacked")
-    (tmp_path / "unpacked/games/engine/turn.py").write_text("this is not Python\n")
+    (tmp_path / "unpacked/games/engine/game.py").write_text("this is not Python\n")
     program = "import sys; sys.path.insert(0, sys.argv[1]); import games.practice; print('imported')"
     done = subprocess.run(
         [sys.executable, "-S", "-I", "-B", "-c", program, str(tmp_path / "unpacked")],

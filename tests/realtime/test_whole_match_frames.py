@@ -173,23 +173,23 @@ def _ids(cards: Any) -> set[str]:
 
 
 def _every_card(state: engine.GameState) -> set[str]:
-    cards = _ids(state.stock) | _ids(state.discard) | _ids(state.consumed)
+    cards = _ids(state.stock) | _ids(state.discard) | _ids(state.cycle.consumed)
     for hand in state.hands:
         cards |= _ids(hand)
     for table_meld in state.melds:
         cards |= _ids(table_meld.meld.cards)
-    if state.atu is not None:
-        cards.add(state.atu.id)
+    if state.cycle.atu is not None:
+        cards.add(state.cycle.atu.id)
     return cards
 
 
 def _face_up(state: engine.GameState) -> set[str]:
     """Cards anybody can see at this moment: the discards, the melds, the atu, consumed jokers."""
-    cards = _ids(state.discard) | _ids(state.consumed)
+    cards = _ids(state.discard) | _ids(state.cycle.consumed)
     for table_meld in state.melds:
         cards |= _ids(table_meld.meld.cards)
-    if state.atu is not None:
-        cards.add(state.atu.id)
+    if state.cycle.atu is not None:
+        cards.add(state.cycle.atu.id)
     return cards
 
 

@@ -29,10 +29,10 @@ from functools import lru_cache
 from typing import Any
 
 from ..cards import RANK_NUMBER, Card, parse_card, parse_cards
-from ..knock108 import KNOCK_LIMIT
 from ..moves import Discard, DrawStock, Knock, Move, Pass, TakeDiscard
 from ..rules import Rules, variant
 from ..search import best_arrangement
+from ..variants.knock108 import KNOCK_LIMIT
 from .normal_knock108 import _SPECIAL_STEP, _special_distance, _worth
 from .normal_knock108 import candidates as normal
 from .unseen import Unseen

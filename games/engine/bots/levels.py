@@ -10,7 +10,7 @@ Each level of each family is a module of this package, found in one registry (:m
 * ``hard`` counts the cards it has not seen (:mod:`.unseen`). In gin and Oklahoma (:mod:`.hard_gin`)
   it samples the opponent's hand consistently with the view to decide when to knock, takes the
   face-up card only when it beats a blind stock draw by the deadwood expected one draw later, and
-  chooses its discards by looking at every card it may draw; in the shared cycle (:mod:`.hard_rummy`)
+  chooses its discards by looking at every card it may draw; in the rummy family (:mod:`.hard_rummy`)
   it weighs discards by the live cards, sheds points when an opponent may go out, and holds an
   opening back for a one-go finish in penalty variants (Remik 51). In Remik 40
   (:mod:`.hard_remik40`, a race to go out) it opens at once, weighs a short hand's discards by the

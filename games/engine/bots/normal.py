@@ -6,7 +6,7 @@ rebuilds the rules (``variant(view["variant"], **view["options"])``), its hand a
 *shadow* state: the visible part of the game with the hidden parts (other hands, the stock) left
 empty. Whether a play or a take is legal depends only on visible things (the seat's hand, the table,
 the discard pile, who has opened, the atu), so the bot checks every composite move it builds by
-applying it to the shadow with :func:`~games.engine.turn.apply_move`. What it returns is therefore
+applying it to the shadow with :func:`~games.engine.game.apply_move`. What it returns is therefore
 legal in the real game too, and a move the shadow refuses is simply dropped for the next candidate.
 
 Policy, in order of preference:
@@ -39,12 +39,13 @@ from typing import Any
 
 from .. import errors
 from ..cards import RANK_NUMBER, SUITS, Card, parse_card, parse_cards
+from ..cycles import RummyState
+from ..game import apply_move
 from ..melds import Meld, extend_meld, meld_readings, position_rank, set_recovery_cards
 from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard, describe_move
 from ..rules import Rules, family_of, variant
 from ..search import best_arrangement, find_opening, melds_with
 from ..state import GameState, TableMeld
-from ..turn import apply_move
 from . import registry
 
 __all__ = ["NormalBot", "Seen", "candidate_moves", "choose_move", "describe", "read_view"]
@@ -127,22 +128,21 @@ def read_view(view: Mapping[str, Any]) -> Seen:
         stock=(),
         discard=parse_cards(view["discard"]),
         melds=melds,
-        opened=tuple(bool(o) for o in view["opened"]),
         turn=int(view["turn"]),
         phase=view["phase"],
         turns_started=tuple(int(n) for n in view["turns_started"]),
-        opened_at_turn_start=bool(view["opened"][view["turn"]]),
-        turn_joker_laid=False,
-        atu=atu,
-        atu_taken_by=view.get("atu_taken_by"),
-        atu_pair_seats=(),
-        consumed=parse_cards(view.get("consumed_jokers", [])),
-        reshuffles=0,
         next_meld_id=max((m.id for m in melds), default=0) + 1,
         results=(),
         totals=tuple(view["scores"]["totals"]),
         winners=(),
         moves_played=int(view.get("version", 0)),
+        cycle=RummyState(
+            opened=tuple(bool(o) for o in view["opened"]),
+            opened_at_turn_start=bool(view["opened"][view["turn"]]),
+            atu=atu,
+            atu_taken_by=view.get("atu_taken_by"),
+            consumed=parse_cards(view.get("consumed_jokers", [])),
+        ),
     )
     you = view.get("you") or {}
     takeable = tuple(reversed(parse_cards(you.get("takeable", []))))
@@ -590,7 +590,8 @@ class NormalBot:
     def _exchanges(self, seen: Seen) -> Iterator[Move]:
         rules = seen.rules
         hand = list(seen.hand)
-        consumed = set(seen.shadow.consumed)
+        cycle = seen.shadow.cycle
+        consumed = set(cycle.consumed) if isinstance(cycle, RummyState) else set()
         now = self.worth(rules, hand)
         options: list[tuple[tuple[int, int], Play]] = []
         for table_meld in seen.table:

@@ -27,10 +27,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..cards import RANK_NUMBER, Card, parse_card, parse_cards
-from ..knock108 import KNOCK_LIMIT, deadwood, special_hand
 from ..moves import Discard, DrawStock, Knock, Move, Pass, TakeDiscard
 from ..rules import Rules, variant
 from ..search import best_arrangement
+from ..variants.knock108 import KNOCK_LIMIT, deadwood, special_hand
 
 __all__ = ["BUY_BACK_RECORD", "BUY_BACK_TIMES", "candidates"]
 

@@ -34,12 +34,11 @@ from typing import TextIO
 
 from ..bots.normal import NormalBot
 from ..cards import Card
-from ..legal import legal_moves
+from ..game import apply_move, legal_moves, new_game
 from ..moves import Move, Play, TakeDiscard
 from ..perspective import view_for
 from ..rules import Rules, variant
 from ..state import GameState
-from ..turn import apply_move, new_game
 
 TARGET_MS = 5.0
 #: Moves after which a round is abandoned (counted apart; random play rarely needs it).

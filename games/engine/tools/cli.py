@@ -30,9 +30,11 @@ from typing import Any, TextIO
 from .. import errors
 from ..bots.normal import NormalBot
 from ..cards import Card, parse_card, parse_cards, sort_key
+from ..cycles import RummyState
 from ..deal import deal_seed
 from ..events import Event
-from ..legal import legal_moves
+from ..families.knock108_deal import KIND_NAME
+from ..game import apply_move, end_match, legal_moves, new_game
 from ..moves import (
     Discard,
     DrawStock,
@@ -53,8 +55,7 @@ from ..records import make_record, record_from_json, record_to_json
 from ..records import verify_deal as _verify_deal
 from ..rules import Rules, variant, variant_names
 from ..scoring import RoundResult
-from ..state import GameState
-from ..turn import Transition, apply_move, end_match, new_game
+from ..state import GameState, Transition, atu_of
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -249,17 +250,18 @@ def settle_exchanged_jokers(state: GameState, move: Move) -> Move:
     if not isinstance(play, Play) or not play.exchanges or not play.melds:
         return move
     freed: list[Card] = []
+    consumed = state.cycle.consumed if isinstance(state.cycle, RummyState) else ()
     policy = state.rules.policy
     for exchange in play.exchanges:
         table_meld = state.meld_by_id(exchange.meld)
         if table_meld is None:
             continue
         meld = table_meld.meld
-        # The joker the engine will hand over: as in turn._exchange (R51-27; RMI-40, RMI-Q10).
+        # The joker the engine will hand over: as in rummy_play._exchange (R51-27; RMI-40, RMI-Q10).
         candidates: list[Card] = []
         present = {c.suit for c in meld.cards if not c.is_joker}
         for slot, rep in zip(meld.cards, meld.represented, strict=True):
-            if not slot.is_joker or slot.bare() in state.consumed or slot.bare() in freed:
+            if not slot.is_joker or slot.bare() in consumed or slot.bare() in freed:
                 continue
             if meld.kind == "run" or policy.set_declaration_binding:
                 if rep.same_face(exchange.card):
@@ -365,10 +367,10 @@ def render_table(view: Mapping[str, Any]) -> list[str]:
         if s != seat
     ]
     lines.append(f"Hands  : {', '.join(others)}")
-    # A variant with its own cycle may describe what only it has (an offer, a knock, a ledger).
-    extra_lines = getattr(rules.flow, "table_lines", None)
-    if extra_lines is not None:
-        lines += list(extra_lines(view))
+    # A family may describe what only it has (an offer, a knock, a ledger).
+    family_lines = FAMILY_LINES.get(rules.family)
+    if family_lines is not None:
+        lines += family_lines(view)
     if seat is not None and view.get("hand") is not None:
         lines.append(
             f"You    : {_name(view, seat)}, {_count(len(view['hand']), 'card')}: {hand_text(view['hand'])}"
@@ -387,10 +389,118 @@ def render_table(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def gin_lines(view: Mapping[str, Any]) -> list[str]:
+    """The gin family's lines of the table: the deal, the offer, the knock, the deals won."""
+    block = view.get("gin") or {}
+    names = view["names"]
+    lines = []
+    upcard = (block.get("upcard") or "").split("#")[0]
+    limit = block.get("knock_limit")
+    limit_text = "gin only" if limit == 0 else f"knock with up to {limit}"
+    factor = block.get("factor") or 1
+    lines.append(
+        f"Deal   : up-card {upcard}, {limit_text}{', score doubled' if factor > 1 else ''}; "
+        f"dealer {names[(view['first'] + 1) % 2]}"
+    )
+    step = block.get("step")
+    if step == "offer":
+        lines.append(f"Offer  : the up-card goes to {names[view['turn']]}: take or pass (GIN-8)")
+    elif block.get("stock_only") and view["phase"] == "draw":
+        lines.append("Offer  : both declined the up-card: draw from the stock (GIN-Q4)")
+    knock = block.get("knock")
+    if knock is not None:
+        what = "went gin" if knock["gin"] else f"knocked with {knock['points']}"
+        loose = " ".join(card.split("#")[0] for card in knock["deadwood"]) or "none"
+        lines.append(f"Knock  : {names[knock['seat']]} {what}; loose cards: {loose}")
+        if step == "reply":
+            lines.append("Reply  : lay melds and lay-offs (meld ..., add ID CARDS), then pass to be counted")
+    won = block.get("deals_won") or []
+    lines.append(
+        "Deals  : "
+        + ", ".join(f"{names[s]} won {n}" for s, n in enumerate(won))
+        + f"; game to {block.get('target')}"
+    )
+    for i, column in enumerate(block.get("columns") or []):
+        scores = column["scores"]
+        done = f" finished, won by {names[column['winner']]}" if column["winner"] is not None else ""
+        lines.append(f"Column {i + 1}: {names[0]} {scores[0]} - {names[1]} {scores[1]}{done}")
+    settlement = block.get("settlement")
+    if settlement is not None:
+        lines += [f"Result : {note}" for note in settlement["notes"]]
+    if view.get("you", {}).get("my_turn"):
+        you = view["you"]
+        hints = {
+            "offer": "take (the up-card) or pass",
+            "draw": "draw, or take (the top face-up card)" if "take" in you["moves"] else "draw",
+            "play": "discard CARD, or knock CARD [meld CARDS, CARDS ...] (the engine lays your best "
+            "melds if you name none)",
+        }
+        hint = hints["offer"] if step == "offer" else hints.get(view["phase"]) if step == "turn" else None
+        if hint:
+            lines.append(f"Moves  : {hint}")
+        lines.append(f"Deadwood: {you['deadwood']} (best melds laid)")
+        if you.get("knock_discards"):
+            cards = " ".join(c.split("#")[0] for c in you["knock_discards"])
+            lines.append(f"Knock  : you may knock discarding {cards} (knock CARD)")
+    return lines
+
+
+def knock108_lines(view: Mapping[str, Any]) -> list[str]:
+    """Lines for the terminal's table: who is in, the pool and chips, a knock, a buy-back."""
+    names = view["names"]
+    stakes = view["stakes"]
+    lines = []
+    status = []
+    for seat, name in enumerate(names):
+        state = "in" if view["in_game"][seat] else "OUT"
+        status.append(f"{name} {view['scores']['totals'][seat]} ({state}, chips {stakes['chips'][seat]:+d})")
+    lines.append(f"Records: {' | '.join(status)}   (over {view['limit']} is out)")
+    lines.append(f"Pool   : {stakes['pool']} chips (stake {stakes['stake']})")
+    knock = view.get("knock")
+    if knock is not None:
+        loose = " ".join(knock["loose"]) or "nothing"
+        lines.append(
+            f"Knock  : {names[knock['seat']]} knocked with {knock['points']} (loose: {loose}); "
+            "extra exchange: draw or take, then discard; or pass"
+        )
+    offer = view.get("buy_back")
+    if offer is not None:
+        lines.append(
+            f"Buy-back: {', '.join(names[s] for s in offer['to_decide'])} may come back for "
+            f"{offer['cost']} chips with a record of {offer['record']}: knock = buy back, pass = stay out"
+        )
+    you = view.get("you") or {}
+    if you.get("my_turn") and you.get("stage") != "buy_back" and view.get("hand"):
+        text = f"Loose  : {you['loose_points']} points in your hand as it is"
+        hint = you.get("knock")
+        if hint is not None:
+            kind = hint["kind"]
+            what = f"a knock with {hint['points']}" if kind == "knock" else KIND_NAME[kind]
+            text += f"; you can end the deal: knock {hint['card'].split('#')[0]} ({what})"
+        lines.append(text)
+    last = view.get("last_deal")
+    if last and last.get("seats"):
+        parts = []
+        for item in last["seats"]:
+            laid = " ".join(f"[{' '.join(m)}]" for m in item["melds"])
+            what = KIND_NAME[item["special"]] if item["special"] else laid or "-"
+            loose = " ".join(item["loose"])
+            parts.append(f"{names[item['seat']]}: {what}{' loose ' + loose if loose else ''}")
+        lines.append(f"Deal {last['round']}: " + "; ".join(parts))
+    return lines
+
+
+#: The lines each family other than the rummy cycle adds to the table.
+FAMILY_LINES: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
+    "gin": gin_lines,
+    "knock108": knock108_lines,
+}
+
+
 def render_result(state: GameState, result: RoundResult) -> list[str]:
     """One finished round: how it ended and every seat's score line with its breakdown."""
     names = state.names
-    if result.ended == "went_out" and result.winner is not None and state.rules.flow is not None:
+    if result.ended == "went_out" and result.winner is not None and state.rules.family != "rummy":
         how = f"{names[result.winner]} won the deal (the notes say how)"  # a knock, gin, a special hand
     elif result.ended == "went_out" and result.winner is not None:
         how = f"{names[result.winner]} went out"
@@ -780,7 +890,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
             dealt.update(
                 hands=state.hands,
                 first=state.first,
-                atu=state.atu,
+                atu=atu_of(state),
                 commitment=view_for(state, None)["commitment"],
                 rules=state.rules,
                 players=state.players,

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from ..bots.levels import LEVELS, choose_move
+from ..game import apply_move, new_game
 from ..perspective import view_for
 from ..rules import Rules, variant, variant_names
-from ..turn import apply_move, new_game
 
 __all__ = [
     "BENCH_OPTIONS",

@@ -1,6 +1,7 @@
 """Oklahoma gin with three score columns (``docs/rules/oklahoma.md``): gin (OKL-1) where the
 first up-card sets the knock limit, a spade up-card doubles the deal, and three parallel columns
-are kept. The turn cycle, scoring and columns are in :mod:`games.engine.gin`.
+are kept. The turn cycle is :mod:`games.engine.families.gin`; the family's rules, scoring and
+columns are in :mod:`games.engine.variants.gin`.
 
 >>> rules = variant("oklahoma")
 >>> [rules.knock_limit(card) for card in parse_cards("4D KH 9C AS")]     # OKL-2, OKL-DX1
@@ -12,8 +13,8 @@ are kept. The turn cycle, scoring and columns are in :mod:`games.engine.gin`.
 from __future__ import annotations
 
 from ..cards import Card, parse_card, parse_cards
-from ..gin import GinFamily
 from ..rules import Option, register, variant
+from .gin import GinFamily
 
 __all__ = ["Oklahoma", "parse_card", "parse_cards", "variant"]
 

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ..cards import Card
 from ..melds import MeldPolicy
@@ -99,6 +99,14 @@ class Remi(Rules):
     has_atu = True  # RMI-14
     stock_out = "end"  # RMI-49/50
     lower_wins = False
+    rule_ids: ClassVar[Mapping[str, str]] = {
+        "not_opened": "RMI-27",
+        "exchange": "RMI-40",
+        "keep_discard": "RMI-51",
+        "opening": "RMI-24",
+        "layoff": "RMI-37",
+        "take_meld": "RMI-30",
+    }
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         if options["rounds"] is not None and options["target"] is not None:

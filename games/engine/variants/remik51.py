@@ -63,6 +63,7 @@ class Remik51(Rules):
         rule_joker="R51-22/23",
     )
     opening_run = "pure"
+    first_dealer = "high_card"  # R51-8
     take_before_opening_must_go_out = True
     joker_exchange = "remik"
     joker_layoff = True

@@ -22,7 +22,7 @@ from ..cards import Card, build_pack
 from ..errors import InvalidMeldError
 from ..melds import MeldPolicy
 from ..rules import Option, Rules, register, variant
-from ..scoring import RoundFacts, ScoreLine
+from ..scoring import RoundFacts, ScoreLine, table_points
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -147,8 +147,6 @@ class Rummy500(Rules):
 
     def view_extra(self, state: GameState, seat: int | None) -> dict[str, Any]:
         # R500-14: the running tally: each seat's total plus what it has put on the table this deal.
-        from ..turn import table_points
-
         laid = table_points(state) if state.phase != "over" else (0,) * state.players
         return {
             "running_totals": [total + points for total, points in zip(state.totals, laid, strict=True)],

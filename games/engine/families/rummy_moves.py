@@ -1,4 +1,4 @@
-"""What a seat may do now: ``legal_moves`` and the hints a view carries.
+"""What a seat may do now in the rummy cycle: its legal moves and the hints its view carries.
 
 Simple moves (draw, every discard) are listed in full. Composite moves (plays, takes from the
 discard pile) have too many forms to list, so ``legal_moves`` lists the ones the engine's search
@@ -11,19 +11,20 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from . import errors
-from .cards import Card, parse_card
-from .melds import position_rank, set_recovery_cards
-from .moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
-from .rules import Rules
-from .search import arrangement_value, best_arrangement, find_opening, melds_with
-from .state import GameState
-from .turn import apply_move, may_build
+from .. import errors
+from ..cards import Card, parse_card
+from ..melds import position_rank, set_recovery_cards
+from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
+from ..rules import Rules
+from ..search import arrangement_value, best_arrangement, find_opening, melds_with
+from ..state import GameState
+from .base import apply
+from .rummy_play import may_build, rummy
 
 
 def _accepted(state: GameState, seat: int, move: Move) -> bool:
     try:
-        apply_move(state, seat, move)
+        apply(state, seat, move)
     except errors.IllegalMoveError:
         return False
     return True
@@ -49,7 +50,7 @@ def take_options(state: GameState, seat: int) -> list[TakeDiscard]:
         return []
     depths = [1]
     if rules.discard_take == "row" and may_build(state, seat):
-        limit = getattr(rules, "row_depth", None) or len(state.discard)
+        limit = rules.row_depth or len(state.discard)
         depths = list(range(1, min(limit, len(state.discard)) + 1))
     hand = list(state.hands[seat])
     out: list[TakeDiscard] = []
@@ -147,11 +148,7 @@ def _can_replace(state: GameState, meld: Any, rep: Card, card: Card) -> bool:
 
 
 def legal_moves(state: GameState, seat: int) -> list[Move]:
-    """Moves ``seat`` may make now (see the module note on composite moves)."""
-    if state.phase == "over" or seat != state.turn:
-        return []
-    if state.rules.flow is not None:
-        return list(state.rules.flow.legal_moves(state, seat))
+    """Moves ``seat`` (the seat to move) may make now (see the module note on composite moves)."""
     moves: list[Move] = []
     if state.phase == "draw":
         moves.append(DrawStock())
@@ -224,8 +221,6 @@ def _opening_progress(rules: Rules, hand: tuple[str, ...]) -> _Progress:
 def seat_options(state: GameState, seat: int) -> dict[str, Any]:
     """The ``you`` part of a seat's view: what it may do now, without revealing anything hidden."""
     rules = state.rules
-    if rules.flow is not None:
-        return dict(rules.flow.seat_options(state, seat))
     my_turn = state.phase != "over" and seat == state.turn
     locked = rules.first_turn_locked and state.turns_started[seat] <= 1 and my_turn
     kinds: list[str] = []
@@ -240,7 +235,7 @@ def seat_options(state: GameState, seat: int) -> dict[str, Any]:
     reachable: list[str] = []
     if my_turn and state.phase == "draw" and state.discard and not locked:
         if rules.discard_take == "row" and may_build(state, seat):
-            limit = getattr(rules, "row_depth", None) or len(state.discard)
+            limit = rules.row_depth or len(state.discard)
             reachable = [str(c) for c in state.discard[-limit:]]
         else:
             reachable = [str(state.discard[-1])]
@@ -250,7 +245,7 @@ def seat_options(state: GameState, seat: int) -> dict[str, Any]:
         "discards": [str(c) for c in state.hands[seat]] if my_turn and state.phase == "play" else [],
         "takeable": reachable,
         "first_turn": state.turns_started[seat] <= 1,
-        "opened": state.opened[seat],
+        "opened": rummy(state).opened[seat],
         "opening": None if may_build(state, seat) else opening_progress(state, seat),
         "stock_empty": not state.stock,
     }

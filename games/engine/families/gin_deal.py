@@ -1,0 +1,191 @@
+"""The gin family's deals: how one is dealt, and how it ends (a knock scored, a void deal, the
+game's settlement), for :mod:`games.engine.families.gin`, the turn cycle that plays them.
+
+The scoring is the rules' (GIN-19/20, GIN-Q2, GIN-Q8; Oklahoma's doubling and columns, OKL-4/6);
+the numbers (bonuses, the settlement) are :mod:`games.engine.variants.gin`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import cast
+
+from ..cards import Card
+from ..cycles import GinKnock, GinState
+from ..deal import deal_seed, shuffle
+from ..events import Event
+from ..rules import Rules
+from ..scoring import ScoreLine
+from ..state import GameState, Transition, evolve
+from ..variants.gin import GIN_BONUS, UNDERCUT_BONUS, GinFamily, enter_columns, loose_value, settle
+from . import steps
+
+__all__ = ["card_ids", "deal", "gin_rules", "gin_state", "knock_of", "loose_points", "score", "void"]
+
+
+def gin_rules(rules: Rules) -> GinFamily:
+    assert isinstance(rules, GinFamily)
+    return rules
+
+
+def loose_points(cards: Sequence[Card]) -> int:
+    return sum(loose_value(card) for card in cards)
+
+
+def card_ids(cards: Sequence[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def gin_state(state: GameState) -> GinState:
+    """The gin family's own part of ``state``: the family is handed only states of its variants
+    (the turn API dispatches on ``Rules.family``, and ``start`` made the cycle), so it is not
+    checked again on every move."""
+    return cast(GinState, state.cycle)
+
+
+def knock_of(state: GameState) -> GinKnock:
+    knock = gin_state(state).knock
+    if knock is None:
+        raise TypeError("there is no knock to reply to")
+    return knock
+
+
+# --- the deal -------------------------------------------------------------------------------------
+
+
+def deal(state: GameState, round_no: int, first: int) -> GameState:
+    """The state of a new deal: ten cards each, the 21st face up (GIN-6/7)."""
+    rules = gin_rules(state.rules)
+    pack = shuffle(rules.pack(), deal_seed(state.secret, round_no))
+    dealer = (first + 1) % 2
+    hands = (pack[0:20:2], pack[1:20:2]) if dealer == 0 else (pack[1:20:2], pack[0:20:2])
+    upcard, stock = pack[20], pack[21:]
+    match = gin_state(state)
+    cycle = GinState(
+        "offer",
+        upcard,
+        rules.knock_limit(upcard),
+        rules.deal_factor(upcard),
+        won=match.won,
+        columns=match.columns,
+        settlement=match.settlement,
+    )
+    # GIN-7: the up-card is offered to the non-dealer (``first``) first.
+    return steps.new_deal(
+        state,
+        round_no,
+        first,
+        hands,
+        stock,
+        (upcard,),
+        turn=first,
+        phase="draw",
+        turns_started=(1, 0) if first == 0 else (0, 1),
+        cycle=cycle,
+    )
+
+
+# --- the end of a deal ----------------------------------------------------------------------------
+
+
+def score(state: GameState, events: list[Event]) -> Transition:
+    rules = gin_rules(state.rules)
+    cycle = gin_state(state)
+    knock = knock_of(state)
+    knocker = knock.seat
+    defender = 1 - knocker
+    k_points = knock.points
+    shown = loose_points(state.hands[defender])
+    d_points = min(shown, knock.best)  # GIN-Q8: never above the defender's optimum
+    factor = cycle.factor
+    notes_k: list[str] = []
+    notes_d: list[str] = []
+    if shown > d_points:
+        notes_d.append(f"counted at the best arrangement, {d_points} (GIN-Q8), not {shown} as laid")
+    if knock.gin:
+        winner, base, bonus = knocker, d_points, GIN_BONUS
+        notes_k.append(f"gin: the opponent's {d_points} + {GIN_BONUS} (GIN-20)")
+    elif k_points < d_points:
+        winner, base, bonus = knocker, d_points - k_points, 0
+        notes_k.append(f"knocked with {k_points} against {d_points}: {base} (GIN-19)")
+    else:
+        winner, base, bonus = defender, k_points - d_points, UNDERCUT_BONUS
+        notes_d.append(
+            f"undercut: {d_points} against the knock with {k_points}: {base} + {UNDERCUT_BONUS} "
+            "(GIN-19, GIN-Q2)"
+        )
+        notes_k.append(f"knocked with {k_points} and was undercut")
+    points = (base + bonus) * factor
+    if factor != 1:
+        (notes_k if winner == knocker else notes_d).append(
+            f"doubled: the first up-card {cycle.upcard.face if cycle.upcard else ''} is a spade (OKL-4)"
+        )
+    won = tuple(n + 1 if seat == winner else n for seat, n in enumerate(cycle.won))
+    cycle = replace(cycle, won=won)
+    winner_notes = notes_k if winner == knocker else notes_d
+    if rules.hollywood and cycle.columns is not None:
+        columns, entered = enter_columns(cycle.columns, winner, won[winner], points, rules.target)
+        cycle = replace(cycle, columns=columns)
+        if entered:
+            listed = ", ".join(str(c + 1) for c in entered)
+            winner_notes.append(f"win no. {won[winner]}: entered in column(s) {listed} (OKL-6)")
+        else:
+            winner_notes.append(f"win no. {won[winner]}: its columns are finished (OKL-Q3)")
+    lines = [
+        ScoreLine(
+            seat,
+            points if seat == winner else 0,
+            hand=k_points if seat == knocker else d_points,
+            bonus=bonus if seat == winner else 0,
+            multiplier=factor if seat == winner else 1,
+            notes=tuple(notes_k if seat == knocker else notes_d),
+        )
+        for seat in range(state.players)
+    ]
+    return _end_deal(state, events, winner, lines, cycle)
+
+
+def void(state: GameState, events: list[Event]) -> Transition:
+    note = ("void deal: two cards left in the stock and nobody knocked (GIN-22)",)
+    lines = [ScoreLine(seat, 0, hand=0, notes=note) for seat in range(state.players)]
+    return _end_deal(state, events, None, lines, gin_state(state))
+
+
+def _end_deal(
+    state: GameState,
+    events: list[Event],
+    winner: int | None,
+    lines: list[ScoreLine],
+    cycle: GinState,
+) -> Transition:
+    rules = gin_rules(state.rules)
+    totals = [t + line.points for t, line in zip(state.totals, lines, strict=True)]
+    over = winner is not None and rules.game_over(totals, cycle.columns)
+    settlement = None
+    if over and winner is not None:
+        settlement = settle(rules, totals, cycle.won, cycle.columns, winner, state.names)
+    if settlement is not None:
+        for line in settlement["notes"]:
+            lines = [replace(li, notes=(*li.notes, line)) for li in lines]
+    melds = [
+        {"owner": m.owner, "cards": card_ids(m.cards), "placed_by": list(m.placed_by)} for m in state.melds
+    ]
+    knock = cycle.knock.public() if cycle.knock is not None else None
+    state, _ = steps.close_round(
+        state,
+        "void" if winner is None else "went_out",
+        winner,
+        lines,
+        events,
+        before={"one_go": False},
+        after={"melds": melds, "knock": knock},
+        cycle=cycle,
+    )
+    if settlement is None:
+        # GIN-5: the winner deals next; after a void deal the same dealer deals again (GIN-Q6).
+        first = state.first if winner is None else (winner + 1) % state.players
+        state = steps.next_round(state, deal, first, events, dealer=(first + 1) % 2)
+        return Transition(state, tuple(events))
+    state = evolve(state, cycle=replace(cycle, step="over", settlement=settlement))
+    return steps.finish(state, events, settlement["winners"], settlement=settlement)

@@ -1,0 +1,284 @@
+"""The steps every family's turn is made of, each written once.
+
+Drawing from the stock, taking from the discard pile, discarding, passing the turn, finding the
+cards a move names in a hand (the one card-ownership check), laying cards off onto a table meld,
+and the end of a round: its result, the ``round_over`` event, the next deal and the end of the
+match. A family composes them and adds only what is its own (an opening, a knock, an offer).
+
+Each step that makes a new state takes the family's own changes as keywords (its ``cycle``, a
+phase, whose turn it is), so that a move builds one state and not several.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from .. import errors
+from ..cards import Card, format_cards
+from ..cycles import Cycle
+from ..deal import deal_seed
+from ..events import Event, private, public
+from ..melds import Meld, MeldPolicy, extend_meld
+from ..scoring import RoundEnd, RoundResult, ScoreLine, standings
+from ..state import GameState, Phase, TableMeld, Transition, evolve
+
+# --- hands and turns ------------------------------------------------------------------------------
+
+
+def with_hand(state: GameState, seat: int, hand: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Every hand as it is, but ``seat``'s."""
+    hands = list(state.hands)
+    hands[seat] = tuple(hand)
+    return tuple(hands)
+
+
+def started(state: GameState, seat: int) -> tuple[int, ...]:
+    """``turns_started`` with one more turn begun by ``seat``."""
+    turns = list(state.turns_started)
+    turns[seat] += 1
+    return tuple(turns)
+
+
+def find_card(hand: Sequence[Card], wanted: Card, what: str) -> int:
+    """Where in ``hand`` is the physical card ``wanted`` names (its copy id, or any copy)."""
+    rank, suit, copy = wanted.rank, wanted.suit, wanted.copy
+    for index, card in enumerate(hand):  # Card.matches, written out: a discard is every other move
+        if card is wanted or (card.rank == rank and card.suit == suit and (not copy or card.copy == copy)):
+            return index
+    raise errors.CardNotInHandError(f"{wanted} is not in your hand ({what})", card=str(wanted))
+
+
+def take_cards(pool: list[Card], wanted: Sequence[Card], what: str) -> list[Card]:
+    """The physical cards of ``pool`` that ``wanted`` names, removed from it: the one check that
+    a move's cards are the seat's own. Cards written with a copy id are found first, then those
+    without; a joker keeps the card it is declared as.
+    """
+    out: list[Card | None] = [None] * len(wanted)
+    for exact in (True, False):
+        for i, card in enumerate(wanted):
+            if bool(card.copy) != exact:
+                continue
+            found = next((j for j, physical in enumerate(pool) if card.matches(physical.bare())), None)
+            if found is None:
+                raise errors.CardNotInHandError(f"{card} is not in your hand ({what})", card=str(card))
+            physical = pool.pop(found).bare()
+            out[i] = physical.declared(card.stands_for) if physical.is_joker and card.stands_for else physical
+    return [card for card in out if card is not None]
+
+
+def draw(state: GameState, seat: int, **changes: Any) -> Transition:
+    """``seat`` draws the top card of the stock, and plays on (``changes`` are the family's own)."""
+    card, stock = state.stock[0], state.stock[1:]
+    new = evolve(
+        state, stock=stock, hands=with_hand(state, seat, (*state.hands[seat], card)), phase="play", **changes
+    )
+    drew = _DREW[seat] if seat < len(_DREW) else public("drew", seat=seat, source="stock")
+    return Transition(new, (drew, private(seat, "drew_card", seat=seat, card=str(card))))
+
+
+def take(state: GameState, seat: int, index: int, **changes: Any) -> Transition:
+    """``seat`` takes the discard at ``index`` and every card above it into the hand."""
+    taken = state.discard[index:]
+    hands = with_hand(state, seat, (*state.hands[seat], *taken))
+    new = evolve(state, hands=hands, discard=state.discard[:index], phase="play", **changes)
+    picked = str(taken[0])
+    cards = [picked] if len(taken) == 1 else [str(c) for c in taken]
+    return Transition(new, (public("took", seat=seat, card=picked, cards=cards, depth=len(taken)),))
+
+
+def discard(
+    state: GameState, seat: int, index: int, *, then: tuple[Event, ...] = (), **changes: Any
+) -> Transition:
+    """``seat`` discards the card at ``index`` of its hand onto the pile; ``then``: the events
+    that follow (the next seat's turn, when ``changes`` pass it)."""
+    hand = state.hands[seat]
+    card = hand[index]
+    new = evolve(
+        state,
+        hands=with_hand(state, seat, hand[:index] + hand[index + 1 :]),
+        discard=(*state.discard, card),
+        **changes,
+    )
+    return Transition(new, (public("discarded", seat=seat, card=str(card)), *then))
+
+
+def pass_turn(state: GameState, seat: int, **changes: Any) -> Transition:
+    """The turn goes to ``seat``, who starts by drawing."""
+    new = evolve(state, turn=seat, phase="draw", turns_started=started(state, seat), **changes)
+    return Transition(new, (turn_event(seat),))
+
+
+#: The ``turn`` event of each seat (events are never changed once made, so they can be shared).
+_TURN = tuple(public("turn", seat=seat) for seat in range(8))
+_DREW = tuple(public("drew", seat=seat, source="stock") for seat in range(8))
+
+
+def turn_event(seat: int) -> Event:
+    """The event that says ``seat`` is to move."""
+    return _TURN[seat] if seat < len(_TURN) else public("turn", seat=seat)
+
+
+def new_deal(
+    state: GameState,
+    round_no: int,
+    first: int,
+    hands: tuple[tuple[Card, ...], ...],
+    stock: tuple[Card, ...],
+    discard: tuple[Card, ...],
+    *,
+    turn: int,
+    phase: Phase,
+    turns_started: tuple[int, ...],
+    cycle: Cycle,
+) -> GameState:
+    """The state of round ``round_no`` as dealt: these hands, stock and discard pile, an empty
+    table, ``turn`` to play; the match's results and totals as they were."""
+    return evolve(
+        state,
+        round_no=round_no,
+        first=first,
+        hands=hands,
+        stock=stock,
+        discard=discard,
+        melds=(),
+        turn=turn,
+        phase=phase,
+        turns_started=turns_started,
+        next_meld_id=1,
+        cycle=cycle,
+    )
+
+
+# --- the table ------------------------------------------------------------------------------------
+
+
+def meld_on_table(seat: int, meld_id: int, meld: Meld) -> TableMeld:
+    """A meld ``seat`` puts on the table, every card placed by it."""
+    return TableMeld(meld_id, seat, meld, (seat,) * len(meld.cards))
+
+
+def lay_off(
+    policy: MeldPolicy,
+    target: TableMeld,
+    cards: Sequence[Card],
+    seat: int,
+    *,
+    rule: str,
+    allow: Callable[[Meld, Card], None] | None = None,
+) -> TableMeld:
+    """``cards`` added to a table meld, in whatever order they fit (6S then 7S onto 3S-5S).
+
+    ``allow(meld, card)`` raises if the family's rules forbid a card before it is tried (a joker
+    where none may be laid off, RMI-37). Each card is placed by ``seat``.
+    """
+    meld = target.meld
+    placed = list(target.placed_by)
+    pending = list(cards)
+    while pending:
+        progress = False
+        failure: errors.IllegalMoveError | None = None
+        for card in list(pending):
+            if allow is not None:
+                allow(meld, card)
+            try:
+                extended = extend_meld(meld, card, policy)
+            except errors.InvalidMeldError as error:
+                failure = error
+                continue
+            if meld.kind == "run" and extended.start < meld.start:
+                placed.insert(0, seat)
+            else:
+                placed.append(seat)
+            meld = extended
+            pending.remove(card)
+            progress = True
+        if not progress:
+            reason = failure.reason if isinstance(failure, errors.InvalidMeldError) else "it does not fit"
+            raise errors.CannotLayOffError(
+                f"{format_cards(pending)} cannot be added to meld {target.id} "
+                f"[{format_cards(target.cards)}]: {reason}",
+                rule=rule,
+                meld=target.id,
+            )
+    return TableMeld(target.id, target.owner, meld, tuple(placed))
+
+
+# --- the end of a round -------------------------------------------------------------------------
+
+
+def round_over_event(
+    state: GameState,
+    result: RoundResult,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> Event:
+    """The ``round_over`` event of ``result``: its lines, the totals, every hand and the round's
+    seed, now revealed. ``before`` and ``after`` are the family's own facts (placed before the
+    lines, and after the hands)."""
+    return public(
+        "round_over",
+        round=result.round_no,
+        ended=result.ended,
+        winner=result.winner,
+        **(before or {}),
+        lines=[line.to_json() for line in result.lines],
+        totals=list(result.totals),
+        hands=[[str(c) for c in hand] for hand in result.hands],
+        **(after or {}),
+        seed=deal_seed(state.secret, state.round_no).hex(),
+    )
+
+
+def close_round(
+    state: GameState,
+    ended: RoundEnd,
+    winner: int | None,
+    lines: Iterable[ScoreLine],
+    events: list[Event],
+    *,
+    totals: Sequence[int] | None = None,
+    hands: tuple[tuple[Card, ...], ...] | None = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    **changes: Any,
+) -> tuple[GameState, RoundResult]:
+    """Score the round: its result (totals: the running sums of the lines' points, unless given),
+    the ``round_over`` event, and the state with the result recorded (``changes`` besides)."""
+    lines = tuple(lines)
+    if totals is None:
+        totals = [total + line.points for total, line in zip(state.totals, lines, strict=True)]
+    result = RoundResult(
+        state.round_no, state.first, ended, winner, lines, tuple(totals), hands or state.hands
+    )
+    events.append(round_over_event(state, result, before, after))
+    new = evolve(state, totals=result.totals, results=(*state.results, result), **changes)
+    return new, result
+
+
+def next_round(
+    state: GameState,
+    deal: Callable[[GameState, int, int], GameState],
+    first: int,
+    events: list[Event],
+    **event_data: Any,
+) -> GameState:
+    """Deal the next round with ``first`` playing first, and say so."""
+    state = deal(state, state.round_no + 1, first)
+    events.append(public("round_started", round=state.round_no, first=first, **event_data))
+    return state
+
+
+def finish(
+    state: GameState, events: list[Event], winners: Sequence[int] | None = None, **event_data: Any
+) -> Transition:
+    """The match is over: ``winners`` (by default the best totals) are final."""
+    if winners is None:
+        winners = standings(state.totals, state.rules.lower_wins)
+    events.append(public("match_over", winners=list(winners), totals=list(state.totals), **event_data))
+    return Transition(evolve(state, phase="over", winners=tuple(winners)), tuple(events))
+
+
+def no_openings(state: GameState) -> dict[str, Any]:
+    """The view's rummy facts for a family that has none: nobody opens, no atu, no bought jokers."""
+    return {"opened": [False] * state.players, "atu": None, "atu_taken_by": None, "consumed_jokers": []}
