@@ -62,8 +62,9 @@ lint: venv ## Ruff lint, ruff format check, import contracts
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).
 BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py
 
-typecheck: venv ## Strict mypy on the rules engine and the pure modules the browser runs with it
+typecheck: venv ## mypy: strict on the engine and the pure modules the browser runs with it; the site's apps with django-stubs
 	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice_assets.py
+	$(BIN)/mypy games accounts remi_site
 
 fmt: venv ## Apply ruff fixes and formatting
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .

@@ -1,3 +1,6 @@
+from collections.abc import Mapping
+from typing import Any
+
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
@@ -51,5 +54,5 @@ class PreferencesForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=Language.choices)
 
     @classmethod
-    def for_user(cls, user: User, data: object = None) -> "PreferencesForm":
+    def for_user(cls, user: User, data: Mapping[str, Any] | None = None) -> "PreferencesForm":
         return cls(data, initial={"language": user.language})

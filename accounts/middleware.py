@@ -42,4 +42,4 @@ class PlayerLocaleMiddleware(LocaleMiddleware):
             super().process_request(request)
             return
         translation.activate(language)
-        request.LANGUAGE_CODE = translation.get_language()  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = translation.get_language()

@@ -1,3 +1,5 @@
+from typing import ClassVar
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
@@ -37,9 +39,9 @@ class User(AbstractUser):
     cards_large = models.BooleanField("large cards", default=False)
     cards_four_colour = models.BooleanField("four-colour deck", default=False)
 
-    objects = UserManager()
+    objects: ClassVar[UserManager] = UserManager()
 
-    class Meta(AbstractUser.Meta):
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # django-stubs declares no Meta
         constraints = (
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
             models.UniqueConstraint(

@@ -54,7 +54,7 @@ class LoginRateLimitBackend(AxesStandaloneBackend):
             request.axes_locked_out = True  # type: ignore[attr-defined]
             request.address_locked_out = True  # type: ignore[attr-defined]
             raise AxesBackendPermissionDenied("too many failed logins from this address")
-        return super().authenticate(request, *args, **kwargs)  # type: ignore[no-any-return]
+        return super().authenticate(request, *args, **kwargs)
 
 
 def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str:

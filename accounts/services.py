@@ -71,7 +71,7 @@ def user_block(*, user_ids: list[int], keep: int | None = None) -> list[User]:
     (active ones only; ``keep``, the staff member acting, is never blocked)."""
     with transaction.atomic():
         users = list(
-            User.objects.select_for_update().filter(pk__in=user_ids, is_active=True).exclude(pk=keep)
+            User.objects.select_for_update().filter(pk__in=user_ids, is_active=True).exclude(pk=keep or 0)
         )
         for user in users:
             user.is_active = False

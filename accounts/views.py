@@ -85,7 +85,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
             settings.LANGUAGE_COOKIE_NAME,
             form.cleaned_data["language"],
             max_age=settings.LANGUAGE_COOKIE_AGE,
-            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            samesite="Lax" if settings.LANGUAGE_COOKIE_SAMESITE == "Lax" else "Strict",
         )
         with translation.override(form.cleaned_data["language"]):
             messages.success(request, _("Your preferences are saved."))
@@ -100,5 +100,5 @@ def set_language(request: HttpRequest) -> HttpResponse:
     response = i18n.set_language(request)
     language = offered(request.POST.get("language"))
     if language is not None and request.user.is_authenticated:
-        user_set_language(user=request.user, language=language)  # type: ignore[arg-type]
+        user_set_language(user=request.user, language=language)
     return response

@@ -46,7 +46,9 @@ class PracticeFinder(BaseFinder):
                 files.append((f"{PYODIDE_PREFIX}/{name}", name, directory))
         return files
 
-    def find(self, path: str, find_all: bool = False, **kwargs: Any) -> str | list[str]:
+    def find(  # type: ignore[override]  # Django 5.2 renamed ``all``; django-stubs has the old name
+        self, path: str, find_all: bool = False, **kwargs: Any
+    ) -> str | list[str]:
         if not path.startswith(f"{PREFIX}/"):
             return []
         for static_path, name, folder in self._files():

@@ -159,7 +159,8 @@ class PracticeForm(forms.Form):
     """
 
     def __init__(self, *args: Any, variant: str, **kwargs: Any) -> None:
-        super().__init__(*args, prefix=variant, **kwargs)
+        kwargs["prefix"] = variant
+        super().__init__(*args, **kwargs)
         self.variant_name = variant
         self.rules = engine.variant(variant)
         self.specs = option_specs(variant)

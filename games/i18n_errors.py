@@ -25,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, trans_real
 
 from games import messages
 
@@ -198,9 +198,7 @@ def language_for_scope(scope: Mapping[str, Any]) -> str:
     morsel = cookie.get(settings.LANGUAGE_COOKIE_NAME)
     if morsel is not None and offered(morsel.value):
         return offered(morsel.value) or settings.LANGUAGE_CODE
-    for accepted, _quality in translation.trans_real.parse_accept_lang_header(
-        headers.get("accept-language", "")
-    ):
+    for accepted, _quality in trans_real.parse_accept_lang_header(headers.get("accept-language", "")):
         if offered(accepted):
             return offered(accepted) or settings.LANGUAGE_CODE
     return offered(settings.LANGUAGE_CODE) or "en"

@@ -44,7 +44,7 @@ def audience_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None
 class SeatRow(NamedTuple):
     """What the table needs to know of one seat (``seat_rows``), as plain values."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, which nothing here calls
     is_bot: bool
     state: str
     timeouts: int
@@ -177,11 +177,12 @@ def matches_overdue(*, before: datetime) -> list[tuple[int, int]]:
 
 def seats_offline_since(*, before: datetime) -> list[tuple[int, datetime]]:
     """(seat id, offline_since) of the offline seats whose grace period began before ``before``."""
-    return list(
+    rows = (
         Seat.objects.filter(state=Seat.State.OFFLINE, offline_since__lt=before)
         .order_by("offline_since", "pk")
         .values_list("pk", "offline_since")
     )
+    return [(pk, since) for pk, since in rows if since is not None]
 
 
 def room_list_open() -> QuerySet[Room]:
@@ -229,7 +230,7 @@ def room_get(*, room_id: int | None = None, join_code: str | None = None) -> Roo
     if join_code is not None:
         room = rooms.filter(join_code=join_code.strip().upper()).first()
     else:
-        room = rooms.filter(pk=room_id).first()
+        room = rooms.filter(pk=room_id).first() if room_id is not None else None
     if room is None:
         raise RoomNotFoundError()
     return room

@@ -8,7 +8,7 @@ a message on the page the user is sent back to. What a viewer sees of a match co
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -27,6 +27,9 @@ from games.forms import BotForm, RoomForm, SeatForm, variant_or_default
 from games.i18n_errors import translated_message
 from games.models import Room, Seat
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby: open public rooms, and the rooms the user sits in."""
@@ -41,7 +44,7 @@ def room_new(request: HttpRequest) -> HttpResponse:
     form = RoomForm(request.POST or None, variant=variant)
     if request.method == "POST" and form.is_valid():
         try:
-            room = services.room_open_seated(owner=request.user, **form.room_kwargs())
+            room = services.room_open_seated(owner=cast("User", request.user), **form.room_kwargs())
         except BadOptionsError as error:
             form.add_error(None, _error_text(error))
         else:

@@ -144,7 +144,9 @@ def _list_page(request: HttpRequest, matches: QuerySet[Match], *, mine: bool) ->
 @login_required
 def match_list_mine(request: HttpRequest) -> HttpResponse:
     """``/matches/``: the user's matches (private rooms included), newest first, filtered."""
-    return _list_page(request, selectors.match_list_played(user_id=request.user.pk), mine=True)
+    user_id = request.user.pk
+    assert user_id is not None  # login_required
+    return _list_page(request, selectors.match_list_played(user_id=user_id), mine=True)
 
 
 def match_list_all(request: HttpRequest) -> HttpResponse:
@@ -223,7 +225,7 @@ def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:
         seed, first = match.secret_bytes.hex(), None
     else:
         moves = moves.filter(round_number__lte=len(rounds))
-        seed = seed_book(bytes.fromhex(entry["seed"]) for entry in rounds).hex()
+        seed = seed_book(bytes.fromhex(str(entry["seed"])) for entry in rounds).hex()
         # Who dealt round 1 (drawn from the secret's round 0, which stays secret): everyone saw it.
         first = choose_first(rules, len(names), match.secret_bytes)
     document: dict[str, Any] = {
@@ -581,7 +583,8 @@ def _site_commitments(request: HttpRequest, document: dict[str, Any]) -> dict[st
     if match is None:
         return None
     published = dict(Round.objects.filter(match=match).values_list("number", "commitment"))
-    rounds = document.get("rounds") if isinstance(document.get("rounds"), list) else []
+    listed = document.get("rounds")
+    rounds = listed if isinstance(listed, list) else []
     claimed = {item.get("round"): item.get("commitment") for item in rounds if isinstance(item, dict)}
     different = sorted(str(number) for number, value in published.items() if claimed.get(number) != value)
     return {"match": match, "ok": not different, "different": different}

@@ -63,5 +63,5 @@ def card_display(request: HttpRequest) -> JsonResponse:
         return _refuse(
             400, "malformed_query", "send a JSON object with large and four_colour as true or false"
         )
-    user = user_set_card_display(user=request.user, large=large, four_colour=four)  # type: ignore[arg-type]
+    user = user_set_card_display(user=request.user, large=large, four_colour=four)
     return JsonResponse({"large": user.cards_large, "four_colour": user.cards_four_colour})

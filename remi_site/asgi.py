@@ -48,7 +48,8 @@ router = ProtocolTypeRouter(
 if "twisted.internet.reactor" in sys.modules:
     from twisted.internet import reactor
 
-    reactor.addSystemEventTrigger("before", "shutdown", servers.shutdown)  # type: ignore[attr-defined]
+    # (zope interface methods are declared without self: mypy counts the arguments one off)
+    reactor.addSystemEventTrigger("before", "shutdown", servers.shutdown)  # type: ignore[arg-type]
 
 
 # Start now, not on the first request: a table of bots must not wait for a visitor after a restart.

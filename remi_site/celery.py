@@ -31,7 +31,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "remi_site.settings")
 logger = logging.getLogger(__name__)
 
 
-class GatedTask(Task):  # type: ignore[misc]
+class GatedTask(Task):
     """A task that does not start once its process has begun to stop (``servers.task_gate``)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
@@ -39,13 +39,16 @@ from games.services.core import commitment, due_at, match_close, publish_after_c
 
 _JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 TURN_SECONDS_RANGE = (5, 3600)
 
 
 def room_create(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     name: str,
     variant: str,
     options: Mapping[str, Any],
@@ -105,7 +108,7 @@ def _require_owner(room: Room, user: AbstractBaseUser | AnonymousUser | None) ->
         raise NotOwnerError()
 
 
-def seat_take(*, room: Room | int, user: AbstractBaseUser, index: int | None = None) -> Seat:
+def seat_take(*, room: Room | int, user: User, index: int | None = None) -> Seat:
     """Sit ``user`` at seat ``index`` (or the first free one) of an open room."""
     with transaction.atomic():
         room = _room_locked(room)  # one seating change per room at a time
@@ -207,7 +210,7 @@ def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Ma
     return match
 
 
-def room_open_seated(*, owner: AbstractBaseUser, **room: Any) -> Room:
+def room_open_seated(*, owner: User, **room: Any) -> Room:
     """``room_create`` and seat the owner at seat 0, in one transaction (the create-room page)."""
     with transaction.atomic():
         created = room_create(owner=owner, **room)

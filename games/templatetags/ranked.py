@@ -98,7 +98,7 @@ def rating_chart(history: Sequence[RatingChange], *, title: str) -> dict[str, An
     x_every = max(1, math.ceil(count / 10))
     x_ticks = [{"x": x(index), "label": str(index)} for index in range(0, count + 1, x_every)]
     y_ticks = [{"y": y(value), "label": str(value)} for value in range(y_min, y_max + 1, step)]
-    change = values[-1] - values[0]
+    overall = values[-1] - values[0]
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -124,7 +124,7 @@ def rating_chart(history: Sequence[RatingChange], *, title: str) -> dict[str, An
             "count": count,
             "first": values[0],
             "last": values[-1],
-            "change": f"{change:+d}",
+            "change": f"{overall:+d}",
             "low": low,
             "high": high,
         },
