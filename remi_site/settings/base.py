@@ -326,7 +326,8 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "remi",
+            # Runs side by side (and pytest-xdist workers) keep their counters apart.
+            "KEY_PREFIX": f"remi{_TEST_SUFFIX}",
         }
     }
 else:
