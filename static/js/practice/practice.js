@@ -388,7 +388,16 @@ async function play(answer) {
 
 // --- start ----------------------------------------------------------------------------------------
 
+/** Where the worker keeps the snapshot of the started engine: in this version's app cache. */
+function snapshotPlace() {
+  if (!("caches" in self) || !config.caches) return null;
+  const url = new URL(`${config.scope}snapshot-${config.archive}-pyodide-${config.pyodide}.bin`, location.href);
+  return { cache: config.caches.app, url: url.href };
+}
+
 async function boot() {
+  // The worker starts now (its thread, its script), while the files are looked for on the device.
+  state.engine = new PracticeEngine(config.worker);
   const registration = registerServiceWorker();
   try {
     await keepFiles(config.downloads);
@@ -399,9 +408,11 @@ async function boot() {
   }
   $("practice-download").hidden = true;
   setStep(t("Starting the engine…"));
-  state.engine = new PracticeEngine(config.worker);
+  state.engine.snapshotKept.then((kept) => {
+    timings.snapshotKept = kept ? performance.now() : false;
+  });
   try {
-    timings.engine = await state.engine.init(config.index_url, config.archive_url);
+    timings.engine = await state.engine.init(config.index_url, config.archive_url, snapshotPlace());
   } catch (error) {
     fail(t("The engine could not start: %(error)s", { error: String(error.message || error) }));
     return;
