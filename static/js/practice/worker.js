@@ -77,12 +77,18 @@ async function init({ indexURL, archiveURL, snapshot = null }) {
   const loaded = performance.now();
   pyodide.FS.writeFile(ARCHIVE_PATH, new Uint8Array(await archiveBytes));
   let stored = Promise.resolve(how === "restored");
+  const steps = {};
   if (how !== "restored") {
     pyodide.runPython(`__import__('sys').path.insert(0, ${JSON.stringify(ARCHIVE_PATH)})`);
     const call = pyodide.pyimport(MODULE).call;
+    steps.importMs = Math.round(performance.now() - loaded);
     call("warm"); // every level's bots imported: in the snapshot, and ready for the first move
+    steps.warmMs = Math.round(performance.now() - loaded - steps.importMs);
     if (canKeep) {
+      const before = performance.now();
       const bytes = pyodide.makeMemorySnapshot();
+      steps.snapshotMs = Math.round(performance.now() - before);
+      steps.snapshotBytes = bytes.length;
       how = "made";
       stored = keepSnapshot(snapshot, bytes); // while the page goes on
     }
@@ -93,7 +99,7 @@ async function init({ indexURL, archiveURL, snapshot = null }) {
   return {
     python: version,
     snapshot: how, // "restored" (a kept snapshot), "made" (Python started, a snapshot kept), "started"
-    snapshotBytes: kept ? kept.length : undefined,
+    ...steps, // the first load: the engine's import, the bots' (warm), the snapshot's making
     stored,
     workerMs: Math.round(began - started), // the worker waited for init
     loadMs: Math.round(loaded - began), // pyodide.js and loadPyodide: the interpreter, started or restored
