@@ -6,7 +6,7 @@ Debian's Chromium with Playwright:
 
 * **cold load to playable**: a fresh browser profile opens ``/practice/``; the time from the
   navigation to the moment the setup's Start button works (the engine answered), with every file
-  downloaded (about 12.7 MB, 5.5 MB compressed, over the loopback: no network latency);
+  downloaded (about 12.5 MB, 5.5 MB compressed, over the loopback: no network latency);
 * **warm load to playable**: the same profile reloads (the files come from the service worker's
   caches), online and offline, and with a game kept on the device (playable = its table shown).
   These restore the memory snapshot the first load kept (Python started, the engine imported);

@@ -7,7 +7,8 @@ export class PracticeEngine {
     this.worker = new Worker(workerUrl);
     this.next = 1;
     this.waiting = new Map();
-    // Whether the worker keeps a memory snapshot of the engine for the next load (worker.js).
+    // Whether the worker keeps a memory snapshot of the engine for the next load (worker.js):
+    // {kept, warmMs, snapshotMs, snapshotBytes}.
     this.snapshotKept = new Promise((resolve) => (this.keptSnapshot = resolve));
     this.worker.onmessage = (event) => {
       const { id, answer, failed, snapshotKept } = event.data || {};

@@ -408,7 +408,8 @@ async function boot() {
   // The worker starts now (its thread, its script), while the files are looked for on the device.
   state.engine = new PracticeEngine(config.worker);
   state.engine.snapshotKept.then((kept) => {
-    timings.snapshotKept = kept ? performance.now() : false;
+    timings.snapshotKept = kept.kept ? performance.now() : false;
+    timings.snapshotSteps = kept;
   });
   const place = snapshotPlace();
   const start = () => state.engine.init(config.index_url, config.archive_url, place);

@@ -7,7 +7,8 @@
 //
 // Starting Python is most of a load (the interpreter's own start-up, then the engine's import),
 // so the first load keeps a memory snapshot of it: Pyodide's heap once the engine and its bots
-// are imported, before any game or language (Pyodide's experimental makeMemorySnapshot). Later
+// are imported, before any game or language (Pyodide's experimental makeMemorySnapshot), made
+// right after the answer to init is posted, before any other message is read. Later
 // loads restore that instead of starting Python again. The snapshot is kept in the app's cache
 // under a name of this version (engine archive and Pyodide), so a new engine or a new Pyodide
 // never restores an old one (the service worker drops the old version's cache with it); one
@@ -76,35 +77,39 @@ async function init({ indexURL, archiveURL, snapshot = null }) {
   if (!pyodide) pyodide = await self.loadPyodide({ indexURL, _makeSnapshot: canKeep });
   const loaded = performance.now();
   pyodide.FS.writeFile(ARCHIVE_PATH, new Uint8Array(await archiveBytes));
-  let stored = Promise.resolve(how === "restored");
   const steps = {};
   if (how !== "restored") {
     pyodide.runPython(`__import__('sys').path.insert(0, ${JSON.stringify(ARCHIVE_PATH)})`);
-    const call = pyodide.pyimport(MODULE).call;
+    pyodide.pyimport(MODULE);
     steps.importMs = Math.round(performance.now() - loaded);
-    call("warm"); // every level's bots imported: in the snapshot, and ready for the first move
-    steps.warmMs = Math.round(performance.now() - loaded - steps.importMs);
-    if (canKeep) {
-      const before = performance.now();
-      const bytes = pyodide.makeMemorySnapshot();
-      steps.snapshotMs = Math.round(performance.now() - before);
-      steps.snapshotBytes = bytes.length;
-      how = "made";
-      stored = keepSnapshot(snapshot, bytes); // while the page goes on
-    }
   }
   practice = pyodide.pyimport(MODULE).call;
   const version = pyodide.runPython("__import__('sys').version.split()[0]");
   const ready = performance.now();
-  return {
+  const answer = {
     python: version,
-    snapshot: how, // "restored" (a kept snapshot), "made" (Python started, a snapshot kept), "started"
-    ...steps, // the first load: the engine's import, the bots' (warm), the snapshot's making
-    stored,
+    snapshot: how === "started" && canKeep ? "made" : how, // "restored", "made" (started, and kept) or "started"
+    ...steps,
     workerMs: Math.round(began - started), // the worker waited for init
     loadMs: Math.round(loaded - began), // pyodide.js and loadPyodide: the interpreter, started or restored
     readyMs: Math.round(ready - began), // and the engine imported (or found in the snapshot)
   };
+  /**
+   * Run at once after the answer is posted, before any other message: the bots imported and, when
+   * Python was started here, the snapshot made (so it holds no call of the page) and stored.
+   */
+  const keep = () => {
+    if (how === "restored") return Promise.resolve({ kept: true });
+    const began = performance.now();
+    practice("warm"); // every level's bots imported: in the snapshot, and ready for the first move
+    const after = { warmMs: Math.round(performance.now() - began) };
+    if (!canKeep) return Promise.resolve({ kept: false, ...after });
+    const bytes = pyodide.makeMemorySnapshot();
+    after.snapshotMs = Math.round(performance.now() - began - after.warmMs);
+    after.snapshotBytes = bytes.length;
+    return keepSnapshot(snapshot, bytes).then((kept) => ({ kept, ...after }));
+  };
+  return { answer, keep };
 }
 
 /** Import what the first bot move and the first hint would (the levels, every variant's rules). */
@@ -118,9 +123,15 @@ self.onmessage = async (event) => {
   const { id, call, args } = event.data || {};
   try {
     if (call === "init") {
-      const { stored, ...answer } = await init(args);
+      const { answer, keep } = await init(args);
       self.postMessage({ id, answer: { ok: answer } });
-      stored.then((kept) => self.postMessage({ snapshotKept: kept }));
+      let kept;
+      try {
+        kept = keep();
+      } catch (error) {
+        kept = Promise.resolve({ kept: false, error: String(error && error.message ? error.message : error) });
+      }
+      kept.then((done) => self.postMessage({ snapshotKept: done }));
     } else if (!practice) {
       self.postMessage({ id, failed: "the engine is not loaded yet" });
     } else if (call === "warm") {
