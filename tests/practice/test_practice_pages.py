@@ -1,4 +1,4 @@
-"""The practice page and the files that make it work offline (games/views_practice.py)."""
+"""The practice page and the files that make it work offline (games/views/practice.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from games import practice_assets, views_practice
+from games import practice_assets
+from games.views import practice as views_practice
 
 pytestmark = pytest.mark.django_db
 
