@@ -414,7 +414,11 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         )
         messages, muted = await database_sync_to_async(_chat_history)(room_id=room_id, user_id=user_id)
         self.chat_muted = frozenset(muted)
-        await self.send_json(protocol.chat_history_frame(messages, muted.values()))
+        user = self.scope["user"]
+        frame = protocol.chat_history_frame(
+            messages, muted.values(), name=user.get_username(), staff=bool(user.is_staff)
+        )
+        await self.send_json(frame)
 
     async def room_frame(self, message: dict[str, Any]) -> None:
         """Layer message ``broadcast.ROOM_MESSAGE``: a chat or rematch frame, forwarded as it is

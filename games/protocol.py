@@ -336,9 +336,17 @@ def chat_frame(message: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "chat", "message": dict(message)}
 
 
-def chat_history_frame(messages: Iterable[Mapping[str, Any]], muted: Iterable[str]) -> dict[str, Any]:
-    """The room's latest chat lines, oldest first, and the names this user mutes (on connect)."""
-    return {"type": "chat_history", "messages": [dict(m) for m in messages], "muted": sorted(muted)}
+def chat_history_frame(
+    messages: Iterable[Mapping[str, Any]], muted: Iterable[str], *, name: str, staff: bool
+) -> dict[str, Any]:
+    """The room's latest chat lines, oldest first, the names this user mutes, and who they are
+    (``you``: their name, and whether they are staff, who may delete lines)."""
+    return {
+        "type": "chat_history",
+        "messages": [dict(m) for m in messages],
+        "muted": sorted(muted),
+        "you": {"name": name, "staff": staff},
+    }
 
 
 def chat_deleted_frame(message_id: int) -> dict[str, Any]:

@@ -74,6 +74,7 @@ async def test_the_history_survives_a_reload_in_order(table: Table) -> None:
         assert history["type"] == "chat_history"
         assert [m["text"] for m in history["messages"]] == ["one", "two", "three"]
         assert history["muted"] == []
+        assert history["you"] == {"name": "celina", "staff": False}
 
 
 async def test_history_keeps_the_newest_lines_only(table: Table, settings: Settings) -> None:
