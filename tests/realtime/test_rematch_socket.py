@@ -31,14 +31,15 @@ class Finished:
 
 
 def play_to_the_end(match: Match) -> Match:
-    """Every seat, person or bot, plays the engine's bot moves until the match is over."""
+    """Every seat plays the engine's bot moves until the match is over (an away seat's by the
+    stand-in, so that it stays away)."""
     for _ in range(3000):
         match.refresh_from_db()
         state = match.game_state()
         if state.is_over:
             return match
         seat = Seat.objects.get(room_id=match.room_id, index=state.turn)
-        if seat.is_bot:
+        if seat.is_bot or seat.state == Seat.State.AWAY:  # the stand-in plays an away seat
             services.bot_move_play(match_id=match.pk, expected_version=match.version)
         else:
             move = choose_move(engine.view_for(state, state.turn))
@@ -223,3 +224,46 @@ async def test_bots_agree_at_once_and_remik40s_deal_passes_to_the_left(remik40_w
 
 def _states(*match_ids: int) -> list[engine.GameState]:
     return [Match.objects.get(pk=pk).game_state() for pk in match_ids]
+
+
+@pytest.fixture
+def finished_while_away(transactional_db: None) -> Finished:
+    """A one-round Remi match whose seat 1 went away (the bot played for it) before the end."""
+    make = get_user_model().objects.create_user
+    ala, bartek = make(username="ala", password=None), make(username="bartek", password=None)
+    room = services.room_create(
+        owner=ala,
+        name="Away",
+        variant="remi",
+        options={"rounds": 1, "max_players": 2},
+        seats=2,
+        turn_seconds=45,
+    )
+    services.seat_take(room=room, user=ala, index=0)
+    services.seat_take(room=room, user=bartek, index=1)
+    match = services.match_start(room=room)
+    services.seat_away(match_id=match.pk, user=bartek)
+    match = play_to_the_end(match)
+    assert Seat.objects.get(room=room, index=1).state == Seat.State.AWAY
+    return Finished(
+        match_id=match.pk,
+        room_id=room.pk,
+        people=[
+            Player(user=u, cookie=session_cookie(u), seat=i, hand=()) for i, u in enumerate((ala, bartek))
+        ],
+        spectator=Player(user=ala, cookie=session_cookie(ala), seat=0, hand=()),
+    )
+
+
+async def test_a_finished_match_has_no_stand_in_any_more(finished_while_away: Finished) -> None:
+    """Issue 14, item 8: the finished table said "away — bot playing for bartek"."""
+    _, bartek = finished_while_away.people
+    async with joined(finished_while_away.match_id, bartek) as (_socket, frame):
+        assert frame["view"]["phase"] == "over"
+        assert [seat["standin"] for seat in frame["seats"]] == [False, False]
+    # Agreeing to play again takes the seat back: the new match is played by its person.
+    async with joined(finished_while_away.match_id, bartek) as (socket, _):
+        await send(socket, {"type": "rematch"})
+        await next_rematch(socket)
+    seat = await database_sync_to_async(Seat.objects.get)(room_id=finished_while_away.room_id, index=1)
+    assert seat.state == Seat.State.OFFLINE  # not away: its socket has just closed
