@@ -68,8 +68,9 @@ export function reconcile(slots, keys) {
     return k;
   });
   const fresh = keys.filter((k) => !seen.has(k));
-  if (!slots || !slots.some((k) => k !== null)) {
-    // A new rack: the cards in hand order from the first slot.
+  if (!out.some((k) => k !== null)) {
+    // A new rack (none of its cards is still in the hand: a new deal, or no rack kept yet): the
+    // cards in hand order from the first slot.
     return sized(fresh);
   }
   for (const key of fresh) out[freeSlotApart(out)] = key;
