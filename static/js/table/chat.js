@@ -1,22 +1,70 @@
 // The room's chat in the match page (docs/protocol.md, "Chat"): mount(container, connection).
 //
-// Self-contained: it builds its own markup inside `container`, listens to the match socket's
-// frames (connection.listen) and sends its commands with connection.sendRaw. Every text a
-// player typed is put in the page with textContent (the h() builder makes text nodes), never
-// as markup. The history is asked for each time the socket opens (a reconnect included).
+// Self-contained: it builds its own markup inside `container`, hears the match socket's frames
+// as the table announces them (the document's "remi:frame" events, main.js) and sends its
+// commands with connection.sendRaw. Every text a player typed is put in the page as text (the
+// h() builder makes text nodes, i.e. textContent), never as markup. The history is asked for
+// each time the socket (re)opens: a new connection.socket seen with a frame.
 
 import { h, patch } from "../dom.js";
 import { t } from "../i18n.js";
 
+/**
+ * Hear every frame the table announces; a new socket (connect, reconnect) is told with the
+ * first frame it brings. Returns a function that stops listening.
+ */
+export function listen(connection, { onFrame, onOpen = null }) {
+  let socket = null;
+  const handler = (event) => {
+    if (onOpen && connection.socket && connection.socket !== socket) {
+      socket = connection.socket;
+      onOpen();
+    }
+    onFrame(event.detail);
+  };
+  document.addEventListener("remi:frame", handler);
+  return () => document.removeEventListener("remi:frame", handler);
+}
+
 const MAX_LENGTH = 300;
 const MAX_LINES = 200; // lines kept in the page; older ones drop off the top
+
+// The panel's own look, kept with it (the table's stylesheet gives the drawer its place).
+const STYLE = `
+.chat { display: flex; flex-direction: column; gap: 0.5rem; }
+.chat-lines { list-style: none; margin: 0; padding: 0; max-height: calc(100dvh - 13rem); overflow-y: auto; }
+.chat-line { padding: 0.3rem 0; border-bottom: 1px solid #e3e7ea; overflow-wrap: anywhere; }
+.chat-time { color: #5b6670; font-size: 0.8em; }
+.chat-author { font-weight: 600; }
+.chat-mine .chat-author { color: #1f5f46; }
+.chat-tools { display: inline-flex; flex-wrap: wrap; gap: 0.25rem; margin-left: 0.4rem; }
+.chat-tool { font-size: 0.8rem; padding: 0.1rem 0.45rem; min-height: 2rem; }
+.chat-form { display: flex; gap: 0.5rem; }
+.chat-input { flex: 1; min-width: 0; min-height: 44px; font-size: 1rem; }
+.chat-send { min-height: 44px; min-width: 44px; }
+.chat-note { min-height: 1.3em; margin: 0; color: #8a1c1c; }
+.chat-empty, .chat-muted { margin: 0; color: #5b6670; }
+@media (pointer: coarse) { .chat-tool { min-height: 44px; min-width: 44px; } }
+.rematch { margin-top: 0.75rem; padding-top: 0.5rem; border-top: 1px solid #d5dade; }
+.rematch-title { font-size: 1.05rem; margin: 0 0 0.25rem; }
+.rematch-actions button, .rematch a.tbtn { min-height: 44px; min-width: 44px; }
+`;
+
+/** Put the chat's and the rematch offer's styles in the page once. */
+export function ensureStyles() {
+  if (document.getElementById("chat-style")) return;
+  const style = document.createElement("style");
+  style.id = "chat-style";
+  style.textContent = STYLE;
+  document.head.append(style);
+}
 
 let counter = 0;
 const nextId = () => `chat-${Date.now().toString(36)}-${(counter += 1)}`;
 
 /**
- * Show the chat in `container` and wire it to `connection` (connection.js's MatchConnection, or
- * anything with listen({onFrame, onOpen}) and sendRaw(message)). Returns {unmount, state}.
+ * Show the chat in `container` and wire it to `connection` (connection.js's MatchConnection:
+ * its sendRaw(message) and socket). Returns {unmount, state}.
  */
 export function mount(container, connection) {
   const state = {
@@ -37,21 +85,14 @@ export function mount(container, connection) {
     "aria-label": t("Message"),
     placeholder: t("Write to the table…"),
   });
-  const send = h("button", { type: "submit", class: "chat-send", id: "chat-send" }, t("Send"));
+  const send = h("button", { type: "submit", class: "tbtn primary chat-send", id: "chat-send" }, t("Send"));
   const note = h("p", { class: "chat-note", id: "chat-note", role: "status" });
   const mutedBox = h("p", { class: "chat-muted", id: "chat-muted" });
   const form = h("form", { class: "chat-form", id: "chat-form" }, input, send);
   const empty = h("p", { class: "chat-empty", id: "chat-empty" }, t("No messages yet."));
 
-  patch(
-    container,
-    h("h2", { class: "chat-title" }, t("Chat")),
-    empty,
-    list,
-    form,
-    note,
-    mutedBox,
-  );
+  ensureStyles();
+  patch(container, empty, list, form, note, mutedBox);
   container.classList.add("chat");
 
   function command(message) {
@@ -88,12 +129,12 @@ export function mount(container, connection) {
     const tools = [];
     if (!mine && state.me) {
       tools.push(
-        h("button", { type: "button", class: "chat-tool chat-mute", onclick: () => command({ type: "chat_mute", name: line.author, mute: true }) }, t("Mute")),
-        h("button", { type: "button", class: "chat-tool chat-report", onclick: () => command({ type: "chat_report", message: line.id }) }, t("Report")),
+        h("button", { type: "button", class: "tbtn small quiet chat-tool chat-mute", onclick: () => command({ type: "chat_mute", name: line.author, mute: true }) }, t("Mute")),
+        h("button", { type: "button", class: "tbtn small quiet chat-tool chat-report", onclick: () => command({ type: "chat_report", message: line.id }) }, t("Report")),
       );
     }
     if (state.me && state.me.staff) {
-      tools.push(h("button", { type: "button", class: "chat-tool chat-delete", onclick: () => command({ type: "chat_delete", message: line.id }) }, t("Delete")));
+      tools.push(h("button", { type: "button", class: "tbtn small quiet chat-tool chat-delete", onclick: () => command({ type: "chat_delete", message: line.id }) }, t("Delete")));
     }
     const when = new Date(line.sent);
     const time = Number.isNaN(when.getTime()) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -120,7 +161,7 @@ export function mount(container, connection) {
         t("Muted:"),
         ...[...state.muted].sort().flatMap((name) => [
           " ",
-          h("button", { type: "button", class: "chat-tool chat-unmute", title: t("Unmute"), onclick: () => command({ type: "chat_mute", name, mute: false }) }, `${name} ✕`),
+          h("button", { type: "button", class: "tbtn small quiet chat-tool chat-unmute", title: t("Unmute"), onclick: () => command({ type: "chat_mute", name, mute: false }) }, `${name} ✕`),
         ]),
       );
     } else {
@@ -176,8 +217,7 @@ export function mount(container, connection) {
   }
 
   const askHistory = () => connection.sendRaw({ type: "chat_history" });
-  const stop = connection.listen({ onFrame, onOpen: askHistory });
-  if (connection.isOpen) askHistory();
+  const stop = listen(connection, { onFrame, onOpen: askHistory });
 
   // Opening the panel reads what came meanwhile.
   const seen = () => {

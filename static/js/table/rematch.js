@@ -3,11 +3,12 @@
 // Self-contained: it shows itself in `container` once a state frame says the match is over,
 // offers the seated players "Play again" and "No thanks", says who agreed and who is awaited
 // (names from the view, as text), and when the room's next match has started takes the players
-// there (spectators get a link). Frames come through connection.listen, commands go out with
-// connection.sendRaw.
+// there (spectators get a link). Frames come as the table announces them ("remi:frame",
+// chat.js's listen), commands go out with connection.sendRaw.
 
 import { h, patch } from "../dom.js";
 import { t } from "../i18n.js";
+import { ensureStyles, listen } from "./chat.js";
 
 let counter = 0;
 const nextId = () => `rematch-${Date.now().toString(36)}-${(counter += 1)}`;
@@ -17,7 +18,7 @@ export const matchUrl = (id) => `/matches/${encodeURIComponent(id)}/`;
 
 /**
  * @param {HTMLElement} container where the offer is shown (the table's #rematch-slot)
- * @param {{listen: Function, sendRaw: Function}} connection the match socket (connection.js)
+ * @param {{sendRaw: Function}} connection the match socket (connection.js)
  * @param {object} [frame] the newest state frame the page has (the page's first one)
  * @param {{go?: Function}} [options] go(url) opens the next match (default: location.assign)
  */
@@ -57,7 +58,7 @@ export function mount(container, connection, frame = null, { go = (url) => windo
     if (votes && votes.next_match) {
       parts.push(
         h("p", { class: "rematch-status", id: "rematch-status" }, t("Everyone agreed: the next match has started.")),
-        h("p", {}, h("a", { href: matchUrl(votes.next_match), id: "rematch-next", class: "button" }, seated ? t("Go to the next match") : t("Watch the next match"))),
+        h("p", {}, h("a", { href: matchUrl(votes.next_match), id: "rematch-next", class: "tbtn primary" }, seated ? t("Go to the next match") : t("Watch the next match"))),
       );
     } else {
       const mine = seated && votes ? (votes.agreed.includes(view.seat) ? true : votes.declined.includes(view.seat) ? false : null) : null;
@@ -78,9 +79,9 @@ export function mount(container, connection, frame = null, { go = (url) => windo
           h(
             "p",
             { class: "rematch-actions" },
-            h("button", { type: "button", id: "rematch-yes", class: "primary", disabled: answer === true, "aria-pressed": answer === true ? "true" : "false", onclick: () => vote(true) }, t("Play again")),
+            h("button", { type: "button", id: "rematch-yes", class: "tbtn primary", disabled: answer === true, "aria-pressed": answer === true ? "true" : "false", onclick: () => vote(true) }, t("Play again")),
             " ",
-            h("button", { type: "button", id: "rematch-no", disabled: answer === false, "aria-pressed": answer === false ? "true" : "false", onclick: () => vote(false) }, t("No thanks")),
+            h("button", { type: "button", id: "rematch-no", class: "tbtn", disabled: answer === false, "aria-pressed": answer === false ? "true" : "false", onclick: () => vote(false) }, t("No thanks")),
           ),
         );
       }
@@ -109,7 +110,8 @@ export function mount(container, connection, frame = null, { go = (url) => windo
     }
   }
 
-  const stop = connection.listen({ onFrame });
+  ensureStyles();
+  const stop = listen(connection, { onFrame });
   render();
   return {
     state,
