@@ -299,15 +299,17 @@ async def test_an_account_staff_silenced_cannot_chat(table: Table) -> None:
 
 
 async def test_a_refusal_reads_in_the_players_language(table: Table) -> None:
-    # The socket's language comes from the cookie (games/i18n_errors.py).
-    headers_player = Player(
-        user=table.mover.user, cookie=table.mover.cookie + "; django_language=pl", seat=0, hand=()
-    )
-    async with joined(table.match_id, headers_player) as (mover, _):
+    await database_sync_to_async(_prefers_polish)(table.mover.user)
+    async with joined(table.match_id, table.mover) as (mover, _):
         await send(mover, {"type": "chat", "text": "x" * 400})
         error = await mover.receive_json_from(timeout=TIMEOUT)
         assert error["code"] == "chat_too_long"
         assert error["message"] == "Wiadomość na czacie może mieć najwyżej 300 znaków."
+
+
+def _prefers_polish(user: Any) -> None:
+    user.language = "pl"
+    user.save(update_fields=["language"])
 
 
 @pytest.mark.parametrize(
