@@ -137,7 +137,5 @@ def test_play_again_takes_both_players_to_the_next_match(
     first.screenshot(path=str(artifacts / "rematch-next-match-1366.png"))
     for found in errors:
         assert found == []
-    assert list(Match.objects.filter(room_id=room_id).values_list("number", flat=True).order_by("number")) == [
-        1,
-        2,
-    ]
+    numbers = Match.objects.filter(room_id=room_id).order_by("number").values_list("number", flat=True)
+    assert list(numbers) == [1, 2]
