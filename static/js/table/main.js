@@ -4,12 +4,14 @@
 // view say what may be tried, and the server answers.
 
 import { compareKeys, sortKey } from "./cards.js";
+import { mount as mountChat } from "./chat.js";
 import { MatchConnection, newCommandId } from "./connection.js";
 import { h, patch } from "../dom.js";
 import * as Draft from "./draft.js";
 import { installDrag } from "./drag.js";
 import { familyOf, takeAlone } from "./families/index.js";
 import * as Rack from "./rack.js";
+import { mount as mountRematch } from "./rematch.js";
 import {
   describeEvents,
   facts,
@@ -678,6 +680,14 @@ window.addEventListener("pagehide", () => {
     }
   }
 });
+
+// The chat (in its drawer) and "Play again" (in a finished match's summary) hear the frames the
+// table announces, from the first one on (chat.js, rematch.js); not in practice (no room).
+if (connection && !host) {
+  const chatPanel = document.getElementById("chat-panel");
+  if (chatPanel) mountChat(chatPanel, connection);
+  mountRematch(model.rematchSlot, connection, model.frame);
+}
 
 render();
 if (connection) connection.start();
