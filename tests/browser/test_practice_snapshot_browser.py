@@ -8,23 +8,14 @@ engine holds no game and no language of the load that kept the snapshot.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from games import practice_assets
 from tests.browser import practicekit as kit
+from tests.browser.tablekit import js_errors, open_path
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run sets REQUIRE_BROWSER
-    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
-if practice_assets.pyodide_missing() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip("practice needs Pyodide from npm (make npm)", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.practice, pytest.mark.timeout(300)]
 
 ENGINE = "window.remiPractice.timings.engine"
 KEPT = "window.remiPractice.timings.snapshotKept"
@@ -60,11 +51,7 @@ def reload_until_setup(page: Any) -> dict[str, Any]:
 def test_a_snapshot_that_cannot_be_restored_is_replaced_and_python_starts(
     server_url: str, browser: Any
 ) -> None:
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server_url}/practice/?delay=0")
+    page = open_path(browser, server_url, "/practice/?delay=0")
     kit.wait_state(page, "setup")
     page.wait_for_function(f"{KEPT} !== undefined", timeout=120_000)
     assert page.evaluate(f"{ENGINE}.snapshot") == "made"
@@ -85,16 +72,14 @@ def test_a_snapshot_that_cannot_be_restored_is_replaced_and_python_starts(
              "start", {variant: "gin", options: {}, levels: [null, "hard"], names: ["A", "B"]})"""
     )
     assert started["ok"]["frame"]["view"]["variant"] == "gin"
-    assert errors == []
-    context.close()
+    assert js_errors(page) == []
+    page.context.close()
 
 
 def test_a_restored_engine_holds_no_game_and_no_language_of_the_load_that_kept_it(
     server_url: str, browser: Any
 ) -> None:
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"{server_url}/practice/?delay=0")
+    page = open_path(browser, server_url, "/practice/?delay=0")
     kit.wait_state(page, "setup")
     page.wait_for_function(f"{KEPT} !== undefined", timeout=120_000)
     engine = "window.remiPractice.state.engine"
@@ -118,4 +103,5 @@ def test_a_restored_engine_holds_no_game_and_no_language_of_the_load_that_kept_i
     assert frames[0]["type"] == "error"
     assert frames[0]["code"] == "stale_version"
     assert "plus la position" not in frames[0]["message"]
-    context.close()
+    assert js_errors(page) == []
+    page.context.close()
