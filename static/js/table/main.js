@@ -88,7 +88,7 @@ const model = {
   pendingAt: null, // where the command waiting for its answer came from
   rack: { slots: Rack.load(rackKey) }, // the order of the cards on the rack (rack.js)
   rackSig: "", // the blocks and move the rack check was asked about
-  rackCheck: null, // {sig, data}: the server's answer (games/views_rack.py)
+  rackCheck: null, // {sig, data}: the server's answer (games/views/table.py)
   rackCheckError: false,
   atuOnRack: false, // the player put the atu on the rack (RMI-UI-11)
   wantSlot: null, // {key, index}: a card dragged from the discards onto the rack, placed when it arrives
@@ -240,7 +240,7 @@ setInterval(() => {
   if (pause && f.paused) pause.textContent = formatSeconds((f.clock.resume_at - f.now) / 1000);
 }, 250);
 
-// --- the rack's question to the server (games/views_rack.py) -------------------------------------
+// --- the rack's question to the server (games/views/table.py) -------------------------------------
 
 function rackQuery(f) {
   if (!f.seated || f.over || model.status === "anonymous") return { sig: "", query: null };
