@@ -5,7 +5,6 @@
 
 import { t } from "../i18n.js";
 
-/* eslint-disable max-len */
 const NOTES = {
   "went out": (v) => t("went out", v),
   "went out with a joker": (v) => t("went out with a joker", v),
@@ -30,7 +29,6 @@ const NOTES = {
   "out of the game": (v) => t("out of the game", v),
   "bought back in for %(n1)s chips (%(n2)s stakes); record %(n3)s -> %(n4)s (K108-26)": (v) => t("bought back in for %(n1)s chips (%(n2)s stakes); record %(n3)s -> %(n4)s (K108-26)", v),
 };
-/* eslint-enable max-len */
 
 /** A number in a note: not part of a rule id (R51-45) or a word. */
 const NUMBER = /(?<![\w-])[+-]?\d+(?!\w)/g;
