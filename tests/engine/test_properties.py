@@ -875,7 +875,8 @@ def _check_gin_deals(pt: Playthrough) -> None:
 
 
 def _check_books(state: GameState) -> None:
-    """K108-29..33: chips only move, and the ledger says how; who is in."""
+    """K108-22/23 (stakes, payments, the pool), K108-25/26 (out over 100, buying back in): chips
+    only move, and the ledger says how; who is in."""
     cycle = state.cycle
     stake = int(state.rules.options["stake"])
     assert sum(cycle.chips) + cycle.pool == 0
