@@ -1,6 +1,6 @@
 """The rack's read-only question to the engine: which of my blocks are melds, and can I lay them down?
 
-Asked by the table for the live game over HTTP (``games/views_rack.py``, ``GET
+Asked by the table for the live game over HTTP (``games/views/table.py``, ``GET
 /matches/<id>/rack/?q=<json>``) and, in practice, of the engine in the browser's worker
 (``games.practice``): one function, :func:`check`, answers both. Pure Python, no Django.
 

@@ -5,14 +5,26 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
-from games import engine, framing, protocol
-from games.errors import MatchNotFoundError, RoomNotFoundError
-from games.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+from games import engine, framing, protocol, ratings
+from games.errors import MatchNotFoundError, RoomNotFoundError, epoch_ms
+from games.models import (
+    ChatMessage,
+    ChatMute,
+    Match,
+    MoveRecord,
+    RatingChange,
+    RatingStatus,
+    Room,
+    Round,
+    ScoreLine,
+    Seat,
+)
 
 
 def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
@@ -283,10 +295,10 @@ def match_history(
     matches = match_list_played(user_id=user_id, public_only=public_only)
     if limit is not None:
         matches = matches[:limit]
-    return [_match_summary(match) for match in matches]
+    return [match_summary(match) for match in matches]
 
 
-def _match_summary(match: Match) -> dict[str, Any]:
+def match_summary(match: Match) -> dict[str, Any]:
     names: list[str] = list(match.state.get("names", []))
     totals: list[int] = list(match.state.get("totals", [0] * len(names)))
     seat: int | None = getattr(match, "my_seat", None)
@@ -312,3 +324,186 @@ def _match_summary(match: Match) -> dict[str, Any]:
         "rank": rank,
         "finished": finished,
     }
+
+
+# --- history: which matches a viewer may see, and what the match page adds for them ------------
+
+
+def _member_q(user: AbstractBaseUser | AnonymousUser | None) -> Q:
+    """The viewer sits in (or owns) the match's room."""
+    if user is None or not user.is_authenticated:
+        return Q(pk__in=[])
+    seated = Seat.objects.filter(room_id=OuterRef("room_id"), user_id=user.pk)
+    return Q(Exists(seated)) | Q(room__owner_id=user.pk)
+
+
+def visible_matches(user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[Match]:
+    """Every match ``user`` may see (public rooms, and private rooms they belong to)."""
+    return Match.objects.filter(Q(room__join_code__isnull=True) | _member_q(user))
+
+
+def match_visible(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> Match | None:
+    """The match with its room, if ``user`` may see it; else None."""
+    return visible_matches(user).select_related("room").filter(pk=match_id).order_by().first()
+
+
+def match_list_visible(*, user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[Match]:
+    """``visible_matches`` newest first, each with the viewer's seat as ``my_seat`` (or None)."""
+    matches = visible_matches(user).select_related("room").defer("secret").order_by("-started", "-id")
+    if user is not None and user.is_authenticated:
+        my_seat = Seat.objects.filter(room_id=OuterRef("room_id"), user_id=user.pk).values("index")[:1]
+        matches = matches.annotate(my_seat=Subquery(my_seat))
+    return matches
+
+
+def match_list_finished_visible(
+    *, user: AbstractBaseUser | AnonymousUser | None, limit: int = 30
+) -> QuerySet[Match]:
+    """The ``limit`` matches ``user`` may see that are over, the latest first."""
+    return (
+        visible_matches(user)
+        .exclude(status=Match.Status.PLAYING)
+        .select_related("room")
+        .defer("secret", "state")
+        .order_by("-finished", "-id")[:limit]
+    )
+
+
+def match_has_finished_round(*, match_id: int) -> bool:
+    """Has a round of the match ended (its seed revealed)?"""
+    return Round.objects.filter(match_id=match_id, revealed_seed__isnull=False).exists()
+
+
+def match_round(*, match_id: int, number: int) -> Round | None:
+    return Round.objects.filter(match_id=match_id, number=number).first()
+
+
+def match_last_finished_round(*, match_id: int) -> int | None:
+    """The number of the match's latest round that is over, or None."""
+    return (
+        Round.objects.filter(match_id=match_id, revealed_seed__isnull=False)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def match_commitments(*, match_id: int) -> dict[int, str]:
+    """Each round's published commitment, by round number."""
+    return dict(Round.objects.filter(match_id=match_id).values_list("number", "commitment"))
+
+
+def match_history_part(match: Match) -> dict[str, Any]:
+    """What the match page adds for history: rating changes, finished rounds, export links."""
+    changes = []
+    for change in RatingChange.objects.filter(match=match).select_related("user").order_by("seat"):
+        before = ratings.display(change.mu_before, change.sigma_before)
+        after = ratings.display(change.mu_after, change.sigma_after)
+        changes.append(
+            {
+                "name": change.user.get_username(),
+                "seat": change.seat,
+                "rank": change.rank,
+                "won": change.won,
+                "standin": change.standin,
+                "before": before,
+                "after": after,
+                "delta": after - before,
+                "uncertainty": ratings.display_uncertainty(change.sigma_after),
+                "provisional": ratings.is_provisional(change.sigma_after),
+            }
+        )
+    return {
+        "rating_changes": changes,
+        "rating_status": match.rating_status,
+        "rating_status_label": RatingStatus(match.rating_status).label if match.rating_status else "",
+        "match_over": match.status != Match.Status.PLAYING,
+        "final_totals": list(match.state.get("totals", [])),
+        "round_finished": match_has_finished_round(match_id=match.pk),
+    }
+
+
+# --- chat and rematch (docs/protocol.md, "Chat" and "Rematch") ------------------------------------
+
+
+def chat_room_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int:
+    """The room whose chat ``user`` reads from the match's socket (``MatchNotFoundError`` for a
+    stranger to a private room, as ``audience_for``)."""
+    audience_for(match_id=match_id, user=user)
+    return int(Match.objects.filter(pk=match_id).values_list("room_id", flat=True).get())
+
+
+def chat_entries(messages: list[ChatMessage], *, room_id: int) -> list[dict[str, Any]]:
+    """The chat frames' ``message`` entries: id, author's name, author's seat (or None), text, sent."""
+    seats = dict(Seat.objects.filter(room_id=room_id, user__isnull=False).values_list("user_id", "index"))
+    names = dict(
+        get_user_model()
+        .objects.filter(pk__in={m.author_id for m in messages})
+        .values_list("pk", get_user_model().USERNAME_FIELD)
+    )
+    return [
+        {
+            "id": message.pk,
+            "author": names.get(message.author_id, ""),
+            "seat": seats.get(message.author_id),
+            "text": message.text,
+            "sent": epoch_ms(message.created),
+        }
+        for message in messages
+    ]
+
+
+def chat_muted(*, user_id: int) -> dict[int, str]:
+    """The accounts ``user_id`` mutes in chat: id -> name."""
+    return dict(
+        ChatMute.objects.filter(user_id=user_id).values_list(
+            "muted_id", f"muted__{get_user_model().USERNAME_FIELD}"
+        )
+    )
+
+
+def chat_history(*, room_id: int, user_id: int, limit: int) -> list[dict[str, Any]]:
+    """The room's latest ``limit`` lines, oldest first, without deleted ones or muted authors."""
+    muted = ChatMute.objects.filter(user_id=user_id).values("muted_id")
+    newest = list(
+        ChatMessage.objects.filter(room_id=room_id, deleted=False)
+        .exclude(author_id__in=Subquery(muted))
+        .order_by("-id")[:limit]
+    )
+    return chat_entries(newest[::-1], room_id=room_id)
+
+
+def rematch_frame_for(*, match_id: int) -> dict[str, Any] | None:
+    """The ``rematch`` frame of a finished match once anyone voted (None before, or if not over).
+
+    Bots agree at once; the people seated in the room must each agree.
+    """
+    match = (
+        Match.objects.filter(pk=match_id).values_list("room_id", "number", "status", "rematch_votes").first()
+    )
+    if match is None:
+        raise MatchNotFoundError()
+    room_id, number, status, stored = match
+    if status != Match.Status.FINISHED:
+        return None
+    next_match = Match.objects.filter(room_id=room_id, number=number + 1).values_list("pk", flat=True).first()
+    if not stored and next_match is None:
+        return None
+    return rematch_frame_from(match_id=match_id, room_id=room_id, stored=stored, next_match=next_match)
+
+
+def rematch_frame_from(
+    *, match_id: int, room_id: int, stored: dict[str, bool], next_match: int | None
+) -> dict[str, Any]:
+    rows = seat_rows(room_id=room_id)
+    votes = {row.index: True for row in rows if row.is_bot}
+    votes.update({int(seat): bool(agree) for seat, agree in stored.items()})
+    people = [row.index for row in rows if not row.is_bot]
+    return protocol.rematch_frame(match_id=match_id, votes=votes, people=people, next_match=next_match)
+
+
+def socket_context(*, match_id: int, user_id: int) -> tuple[int, dict[int, str], dict[str, Any] | None]:
+    """What a match's socket needs besides its first frame: the room (its chat), the accounts the
+    user mutes, and the ``rematch`` frame of a finished match once anyone voted."""
+    room_id = int(Match.objects.filter(pk=match_id).values_list("room_id", flat=True).get())
+    return room_id, chat_muted(user_id=user_id), rematch_frame_for(match_id=match_id)

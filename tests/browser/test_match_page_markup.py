@@ -4,6 +4,7 @@ the module served by whitenoise after collectstatic (hashed entry point, plain-n
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,7 @@ def test_the_match_page_holds_the_table_the_frame_and_the_module(
     assert frame["type"] == "state"
     assert frame["version"] == match.version
     assert frame["view"]["seat"] == 0
-    assert '<script type="module" src="/static/js/table.js"></script>' in html
+    assert '<script type="module" src="/static/js/table/main.js"></script>' in html
     assert 'href="/static/css/table.css"' in html
 
 
@@ -85,15 +86,17 @@ def test_collectstatic_and_whitenoise_serve_the_modules(
 
     html = client.get(f"/matches/{match.pk}/").content.decode()
 
-    entry = re.search(r'<script type="module" src="(/static/js/table\.[0-9a-f]{12}\.js)"></script>', html)
+    entry = re.search(
+        r'<script type="module" src="(/static/js/table/main\.[0-9a-f]{12}\.js)"></script>', html
+    )
     assert entry, "the page names the hashed entry module"
     response = client.get(entry[1])
     assert response.status_code == 200
     assert "javascript" in response["Content-Type"]
     body = b"".join(response.streaming_content) if response.streaming else response.content
     # The entry module imports its siblings by plain name; whitenoise serves those too.
-    for name in re.findall(rb'from "\./([a-z]+\.js)"', body):
-        sibling = client.get(f"/static/js/{name.decode()}")
+    for name in re.findall(rb'from "(\.\.?/[a-z/]+\.js)"', body):
+        sibling = client.get(posixpath.normpath(f"/static/js/table/{name.decode()}"))
         assert sibling.status_code == 200, name
     css = re.search(r'href="(/static/css/table\.[0-9a-f]{12}\.css)"', html)
     assert css

@@ -1,4 +1,4 @@
-"""The practice page and the files that make it work offline (games/views_practice.py)."""
+"""The practice page and the files that make it work offline (games/views/practice.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from games import practice_assets, views_practice
+from games import practice_assets
+from games.views import practice as views_practice
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +44,7 @@ def test_the_page_needs_no_account_and_names_every_file_it_keeps(client: Client)
     assert "/practice/" in data["precache"]
     assert "/practice/worker.js" in data["precache"]
     # The table's modules and practice's, by their hashed names once collected.
-    for module in ("js/table", "js/practice/local", "js/practice/practice", "css/practice"):
+    for module in ("js/table/main", "js/practice/local", "js/practice/practice", "css/practice"):
         hashed = re.compile(rf"/static/{module}(\.[0-9a-f]{{12}})?\.(js|css)$")
         assert any(hashed.search(url) for url in data["precache"]), module
     assert set(data["specs"]) == {"gin", "knock108", "oklahoma", "remi", "remik40", "remik51", "rummy500"}

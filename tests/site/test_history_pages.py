@@ -13,9 +13,10 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
-from games import engine, ratings, services, views_history
+from games import engine, ratings, services
 from games.engine.bots import choose_move
 from games.models import Match, RatingChange, ScoreLine
+from games.views import history as views_history
 from tests.site.site_helpers import client_for, make_room
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The rack's question to the engine (games/views_rack.py): which blocks are melds, and whether
+"""The rack's question to the engine (games/views/table.py): which blocks are melds, and whether
 "lay down everything" would be accepted now, with the engine's reason when not (RMI-UI-5..7)."""
 
 from __future__ import annotations

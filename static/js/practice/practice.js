@@ -1,10 +1,10 @@
 // The practice page (/practice/, docs/practice.md): keep the files on the device, load the engine
-// into a Web Worker, start or resume a game, and play it on the live table's modules (table.js)
+// into a Web Worker, start or resume a game, and play it on the live table's modules (table/main.js)
 // through a local connection (local.js). What only practice has lives here: the download bar,
 // the hint, the take-back, the bots' hands at the end of a round, and the game record kept in
 // this browser (localStorage: the record itself, remi-record/1, docs/record.md).
 
-import { cardShort } from "../cards.js";
+import { cardShort } from "../table/cards.js";
 import { h, patch } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { PracticeEngine } from "./engine.js";

@@ -1,31 +1,26 @@
-"""HTML pages: lobby, create-room, room and match. Thin adapters over services and selectors.
+"""HTML pages of the rooms: the lobby, create a room, a room and its seats, start a match.
 
 Writes go through ``games.services``; an application error (``games.errors.GameError``) becomes
-a message on the page the user is sent back to. What a viewer sees of a match comes only from
-``selectors.match_frame_for``.
+a message on the page the user is sent back to.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
 from games import engine, i18n_rules, selectors, services
-from games.card_labels import card_label
-from games.errors import BadOptionsError, GameError, MatchNotFoundError, RoomNotFoundError
+from games.errors import BadOptionsError
 from games.forms import BotForm, RoomForm, SeatForm, variant_or_default
-from games.i18n_errors import translated_message
 from games.models import Room, Seat
+from games.views.common import error_text, is_member, room_or_404, run_service
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -46,7 +41,7 @@ def room_new(request: HttpRequest) -> HttpResponse:
         try:
             room = services.room_open_seated(owner=cast("User", request.user), **form.room_kwargs())
         except BadOptionsError as error:
-            form.add_error(None, _error_text(error))
+            form.add_error(None, error_text(error))
         else:
             messages.success(request, _("Room “%(name)s” is open; you sit at seat 1.") % {"name": room.name})
             return redirect("room", room_id=room.pk)
@@ -59,37 +54,39 @@ def room_new(request: HttpRequest) -> HttpResponse:
 
 
 def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
-    room = _room_or_404(room_id=room_id)
-    if room.join_code and not _is_member(room, request.user):
+    room = room_or_404(room_id=room_id)
+    if room.join_code and not is_member(room, request.user):
         raise Http404("no such room")  # private: reached through its join code
     return _room_page(request, room, code="")
 
 
 def room_join(request: HttpRequest, code: str) -> HttpResponse:
-    room = _room_or_404(join_code=code)
+    room = room_or_404(join_code=code)
     return _room_page(request, room, code=room.join_code or "")
 
 
 @login_required
 @require_POST
 def seat_take(request: HttpRequest, room_id: int) -> HttpResponse:
-    room = _room_or_404(room_id=room_id)
+    room = room_or_404(room_id=room_id)
     form = SeatForm(request.POST)
     code = form.data.get("code", "").strip().upper()
-    if room.join_code and code != room.join_code and not _is_member(room, request.user):
+    if room.join_code and code != room.join_code and not is_member(room, request.user):
         raise Http404("no such room")
     if form.is_valid():
-        _run(request, services.seat_take, room=room.pk, user=request.user, index=form.cleaned_data["index"])
+        run_service(
+            request, services.seat_take, room=room.pk, user=request.user, index=form.cleaned_data["index"]
+        )
     return _back_to(room, code)
 
 
 @login_required
 @require_POST
 def seat_add_bot(request: HttpRequest, room_id: int) -> HttpResponse:
-    room = _room_or_404(room_id=room_id)
+    room = room_or_404(room_id=room_id)
     form = BotForm(request.POST)
     if form.is_valid():
-        _run(request, services.seat_add_bot, room=room.pk, user=request.user, **form.cleaned_data)
+        run_service(request, services.seat_add_bot, room=room.pk, user=request.user, **form.cleaned_data)
     else:
         messages.error(request, _("Choose a seat and a bot level."))
     return _back_to(room, request.POST.get("code", ""))
@@ -98,123 +95,26 @@ def seat_add_bot(request: HttpRequest, room_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def match_start(request: HttpRequest, room_id: int) -> HttpResponse:
-    room = _room_or_404(room_id=room_id)
-    match = _run(request, services.match_start_from_room, room=room.pk, user=request.user)
+    room = room_or_404(room_id=room_id)
+    match = run_service(request, services.match_start_from_room, room=room.pk, user=request.user)
     if match is None:
         return _back_to(room, request.POST.get("code", ""))
     return redirect("match", match_id=match.pk)
 
 
-def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    try:
-        match = selectors.match_get(match_id=match_id)
-        frame = selectors.match_frame_for(match_id=match_id, user=request.user)
-    except MatchNotFoundError as error:
-        raise Http404(str(error)) from error
-    if match.room.join_code and not _is_member(match.room, request.user):
-        raise Http404("no such match")
-    view = frame["view"]
-    rounds = list(selectors.match_rounds(match_id=match_id))
-    context = {
-        "match": match,
-        "room": match.room,
-        "frame": frame,
-        "view": view,
-        "title": _(engine.variant(view["variant"]).title),
-        "hand": [card_label(card) for card in view["hand"]] if view["hand"] is not None else None,
-        "players": [
-            {
-                "index": index,
-                "name": name,
-                "cards": view["hand_sizes"][index],
-                "opened": view["opened"][index],
-                "to_move": index == view["turn"],
-                "you": index == view["seat"],
-                "total": view["scores"]["totals"][index],
-            }
-            for index, name in enumerate(view["names"])
-        ],
-        "melds": [
-            {
-                **meld,
-                "faces": [card_label(card) for card in meld["cards"]],
-                "owner_name": view["names"][meld["owner"]],
-            }
-            for meld in view["melds"]
-        ],
-        "discard": [card_label(card) for card in view["discard"]],
-        "atu": card_label(view["atu"]) if view["atu"] else None,
-        "rounds": [_round_entry(r) for r in rounds],
-    }
-    from games.views_history import match_history_context  # rating changes, export links
-
-    context.update(match_history_context(request, match))
-    return render(request, "games/match.html", context)
-
-
 @login_required
 @require_POST
 def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
-    room = _room_or_404(room_id=room_id)
+    room = room_or_404(room_id=room_id)
     code = request.POST.get("code", "")
-    if room.join_code and not _is_member(room, request.user):
+    if room.join_code and not is_member(room, request.user):
         raise Http404("no such room")
-    if _run(request, services.seat_leave, room=room.pk, user=request.user) is not None:
+    if run_service(request, services.seat_leave, room=room.pk, user=request.user) is not None:
         messages.success(request, _("You left your seat."))
     return _back_to(room, code)
 
 
-def _round_entry(round_: Any) -> dict[str, Any]:
-    lines = sorted(round_.score_lines.all(), key=lambda line: line.seat)
-    return {"round": round_, "lines": lines, "chips": any(line.chips is not None for line in lines)}
-
-
-#: The game socket's JSON Schema (docs/protocol.md), as published at /protocol.schema.json.
-PROTOCOL_SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
-
-
-@cache_control(public=True, max_age=3600)
-def protocol_schema(request: HttpRequest) -> HttpResponse:
-    """``/protocol.schema.json``: the commands and frames of the game socket, for client authors."""
-    return HttpResponse(PROTOCOL_SCHEMA.read_bytes(), content_type="application/schema+json")
-
-
-def healthz(request: HttpRequest) -> JsonResponse:
-    """Liveness probe: the process is up and serving requests. It does not touch the database."""
-    return JsonResponse({"ok": True})
-
-
 # --- helpers -----------------------------------------------------------------------------------
-
-
-def _room_or_404(**lookup: Any) -> Room:
-    try:
-        return selectors.room_get(**lookup)
-    except RoomNotFoundError as error:
-        raise Http404(str(error)) from error
-
-
-def _is_member(room: Room, user: Any) -> bool:
-    if not user.is_authenticated:
-        return False
-    return room.owner_id == user.pk or any(seat.user_id == user.pk for seat in room.seats.all())
-
-
-def _run(request: HttpRequest, service: Any, **kwargs: Any) -> Any:
-    """Call a service; a GameError becomes an error message and None."""
-    try:
-        return service(**kwargs)
-    except GameError as error:
-        messages.error(request, _error_text(error))
-        return None
-
-
-def _error_text(error: GameError) -> str:
-    """An application error in the request's language, by its code (games/i18n_errors.py)."""
-    fields = error.to_dict()
-    if error.code == "bad_options":
-        fields["detail"] = str(error)
-    return translated_message(error.code, fields, get_language())
 
 
 def _back_to(room: Room, code: str) -> HttpResponse:
@@ -302,7 +202,7 @@ def _table_rules(room: Room, rules: engine.Rules) -> dict[str, Any]:
 def _option_value(value: Any) -> str:
     if value is None:
         return _("none")
-    return _("yes") if value is True else _("no") if value is False else str(value)
+    return _("yes") if value is True else _("no") if value is False else i18n_rules.option_value(str(value))
 
 
 def _end_condition(rules: engine.Rules) -> str:

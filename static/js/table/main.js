@@ -4,12 +4,14 @@
 // view say what may be tried, and the server answers.
 
 import { compareKeys, sortKey } from "./cards.js";
+import { mount as mountChat } from "./chat.js";
 import { MatchConnection, newCommandId } from "./connection.js";
-import { h, patch } from "./dom.js";
+import { h, patch } from "../dom.js";
 import * as Draft from "./draft.js";
 import { installDrag } from "./drag.js";
-import { familyOf, takeAlone } from "./families.js";
+import { familyOf, takeAlone } from "./families/index.js";
 import * as Rack from "./rack.js";
+import { mount as mountRematch } from "./rematch.js";
 import {
   describeEvents,
   facts,
@@ -86,12 +88,13 @@ const model = {
   pendingAt: null, // where the command waiting for its answer came from
   rack: { slots: Rack.load(rackKey) }, // the order of the cards on the rack (rack.js)
   rackSig: "", // the blocks and move the rack check was asked about
-  rackCheck: null, // {sig, data}: the server's answer (games/views_rack.py)
+  rackCheck: null, // {sig, data}: the server's answer (games/views/table.py)
   rackCheckError: false,
   atuOnRack: false, // the player put the atu on the rack (RMI-UI-11)
   wantSlot: null, // {key, index}: a card dragged from the discards onto the rack, placed when it arrives
   returning: false, // this tab marked the seat away when it left; it takes it back on its own
   prefs: { large: readPref("large"), four: readPref("four") },
+  drawer: null, // the drawer open over the table ("chat"), or null
   setPref(name, on) {
     this.prefs = { ...this.prefs, [name]: on };
     try {
@@ -120,13 +123,20 @@ const regions = {
   players: h("section", { class: "tbl-players", id: "tbl-players", "aria-label": "players" }),
   scores: h("section", { class: "tbl-scores", id: "tbl-scores", "aria-label": "scores" }),
 };
+// Places other modules mount into (docs/table.md): the chat drawer and the rematch slot come
+// from the page (match.html); the same elements are kept across renders, so what is mounted in
+// them stays. A page without them (practice) gets empty ones.
+const chatDrawer = document.getElementById("drawer-chat") || h("aside", { class: "tbl-drawer", id: "drawer-chat", hidden: true });
+model.rematchSlot = document.getElementById("rematch-slot") || h("div", { class: "rematch-slot", id: "rematch-slot" });
+model.hasChat = Boolean(document.getElementById("chat-panel"));
 root.replaceChildren(
   h("div", { class: "tbl", id: "tbl" },
     regions.status,
     regions.banner,
     h("div", { class: "tbl-grid" },
       h("div", { class: "tbl-play" }, regions.board, regions.events, regions.mine),
-      h("div", { class: "tbl-side" }, regions.players, regions.scores))),
+      h("div", { class: "tbl-side" }, regions.players, regions.scores)),
+    chatDrawer),
 );
 document.getElementById("match")?.classList.add("live");
 
@@ -175,7 +185,7 @@ function render() {
   const key = active && root.contains(active) ? active.dataset.key : null;
   // Sections the reader opened stay open when the regions are rebuilt.
   const opened = new Set([...root.querySelectorAll("details[data-keep][open]")].map((el) => el.dataset.keep));
-  patch(regions.status, renderStatus(model, f));
+  patch(regions.status, renderStatus(model, f, actions));
   patch(regions.banner, renderBanner(model, f, actions));
   patch(regions.events, model.lastEvents);
   patch(regions.board, renderBoard(model, f, actions));
@@ -230,7 +240,7 @@ setInterval(() => {
   if (pause && f.paused) pause.textContent = formatSeconds((f.clock.resume_at - f.now) / 1000);
 }, 250);
 
-// --- the rack's question to the server (games/views_rack.py) -------------------------------------
+// --- the rack's question to the server (games/views/table.py) -------------------------------------
 
 function rackQuery(f) {
   if (!f.seated || f.over || model.status === "anonymous") return { sig: "", query: null };
@@ -300,6 +310,9 @@ function applyState(frame) {
 }
 
 function onFrame(frame) {
+  // Every frame, whatever its type, is also announced on the document for the modules mounted in
+  // the page (chat.js, rematch.js): event "remi:frame", detail = the frame.
+  document.dispatchEvent(new CustomEvent("remi:frame", { detail: frame }));
   if (frame.type === "state") {
     if (frame.version <= model.frame.version && frame.clock && !sameClock(frame.clock, model.frame.clock)) {
       model.frame = { ...model.frame, clock: frame.clock }; // same game, newer timer
@@ -359,6 +372,12 @@ function selectionKeys() {
 }
 
 const actions = {
+  /** Open the drawer `name` over the table, or close it if it is the one open. */
+  drawer(name) {
+    model.drawer = model.drawer === name ? null : name;
+    chatDrawer.hidden = model.drawer !== "chat";
+    render();
+  },
   toggle(key) {
     model.selected = model.selected.includes(key) ? model.selected.filter((k) => k !== key) : [...model.selected, key];
     render();
@@ -661,6 +680,14 @@ window.addEventListener("pagehide", () => {
     }
   }
 });
+
+// The chat (in its drawer) and "Play again" (in a finished match's summary) hear the frames the
+// table announces, from the first one on (chat.js, rematch.js); not in practice (no room).
+if (connection && !host) {
+  const chatPanel = document.getElementById("chat-panel");
+  if (chatPanel) mountChat(chatPanel, connection);
+  mountRematch(model.rematchSlot, connection, model.frame);
+}
 
 render();
 if (connection) connection.start();

@@ -101,7 +101,7 @@ def offline_files() -> dict[str, Any]:
         _digest(WORKER_SOURCE),
         *(f"{path}:{_digest(path)}" for path in static_paths),
     ]
-    sw_template = Path(__file__).resolve().parent.parent / "templates" / SW_TEMPLATE
+    sw_template = Path(__file__).resolve().parents[2] / "templates" / SW_TEMPLATE
     if sw_template.is_file():
         parts.append(hashlib.sha256(sw_template.read_bytes()).hexdigest())
     version = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]

@@ -4,7 +4,7 @@
 // Contract: docs/protocol.md. On every (re)connect the server sends a full state frame, so a
 // reconnect is also the resync.
 
-import { t } from "./i18n.js";
+import { t } from "../i18n.js";
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const CLOSE_FLOODED = 4429; // too many messages: come back later, slower

@@ -1,8 +1,8 @@
 // Small building blocks shared by the table's regions: a card, a button, a seat's name.
 
 import { cardFace, cardName, parseCard } from "./cards.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** A card. Interactive when `onclick` is given (a button), otherwise an image with a name. */
 export function cardEl(text, options = {}) {
@@ -56,11 +56,12 @@ export function cardRow(cards, { label, classes = "" } = {}) {
     cards.map((c) => cardEl(c)));
 }
 
-export function button(label, onclick, { key, disabled, cls = "", title, ariaLabel } = {}) {
+export function button(label, onclick, { key, disabled, cls = "", title, ariaLabel, ariaExpanded, controls } = {}) {
   return h(
     "button",
     { type: "button", class: `tbtn ${cls}`.trim(), dataset: { key: key || `btn:${label}` }, disabled, title,
-      "aria-label": ariaLabel, onclick },
+      "aria-label": ariaLabel, "aria-expanded": ariaExpanded === undefined ? null : String(Boolean(ariaExpanded)),
+      "aria-controls": controls, onclick },
     label,
   );
 }

@@ -2,12 +2,11 @@
 // view's `you` hints, and what is legal is answered by the server.
 
 import { cardName, cardShort, declarationChoices, faceOf, parseCard } from "./cards.js";
-import { h } from "./dom.js";
+import { h } from "../dom.js";
 import { pool as draftPool, hasPlay, isEmpty, usedKeys } from "./draft.js";
 import {
   boardInfo,
   describeFamilyEvent,
-  declaredName,
   familyOf,
   isRow,
   lastDealSummary,
@@ -17,6 +16,7 @@ import {
   overText,
   playerBadges,
   pointsText,
+  roundOverLine,
   roundWord,
   scoreExtras,
   scoreFootRows,
@@ -25,8 +25,8 @@ import {
   takenCard,
   totalTitle,
   turnText,
-} from "./families.js";
-import { t, tn } from "./i18n.js";
+} from "./families/index.js";
+import { t, tn } from "../i18n.js";
 import { blocks } from "./rack.js";
 import { button, cardEl, formatSeconds, seatName } from "./widgets.js";
 
@@ -61,7 +61,7 @@ export function facts(model) {
 
 // --- regions ------------------------------------------------------------------------------------
 
-export function renderStatus(model, f) {
+export function renderStatus(model, f, act) {
   const { view } = f;
   const conn = {
     connecting: [t("Connecting…"), "conn-wait"],
@@ -83,6 +83,9 @@ export function renderStatus(model, f) {
     h("span", { class: `turn-line${f.myTurn && !f.paused ? " mine" : ""}`, id: "turn-line" }, turn),
     h("span", { class: "round-line" }, `${roundWord(f.family)} ${view.round}`),
     h("span", { class: "timer", id: "turn-timer", "aria-label": t("time left for this turn") }, timerText(model, f)),
+    model.hasChat
+      ? button(t("Chat"), () => act.drawer("chat"), { key: "drawer:chat", cls: "small quiet drawer-toggle", ariaExpanded: model.drawer === "chat", controls: "drawer-chat" })
+      : null,
     seatStrip(model, f),
   ];
 }
@@ -97,7 +100,6 @@ export function timerText(model, f) {
 
 export function renderBanner(model, f, act) {
   const { view } = f;
-  const rounds = view.scores.rounds;
   const mine = f.seated ? seatInfo(model, view.seat) : null;
   const away = mine && mine.state === "away" && !f.over && !model.returning
     ? h("div", { class: "banner banner-away", id: "away-banner", role: "status" },
@@ -122,6 +124,7 @@ function bannerBody(model, f) {
       " ",
       h("span", { class: "totals" }, totalsText(view)),
       overText(f) ? h("p", { class: "over-extra" }, overText(f)) : null,
+      model.rematchSlot || null,
       rounds.length ? h("details", { class: "last-deal", dataset: { keep: "banner-last-deal" } }, h("summary", {}, t("How %(round)s ended", { round: `${roundWord(f.family).toLowerCase()} ${rounds[rounds.length - 1].round}` })),
         roundLines(view, rounds[rounds.length - 1])) : null,
     );
@@ -756,12 +759,5 @@ export function describeEvents(view, events) {
 }
 
 function roundOverText(view, e) {
-  const word = roundWord(familyOf(view)).toLowerCase();
-  const winner = e.winner !== null && e.winner !== undefined ? seatName(view, e.winner) : null;
-  if (e.ended === "void") return t("%(round)s is void", { round: `${word} ${e.round}` });
-  if (!winner) return t("%(round)s is over", { round: `${word} ${e.round}` });
-  if (familyOf(view) === "knock") return `${t("%(round)s is over: %(who)s ended it", { round: `${word} ${e.round}`, who: winner })}${e.result ? ` (${declaredName(e.result)})` : ""}`;
-  if (familyOf(view) === "gin") return t("%(round)s is over: %(who)s scores", { round: `${word} ${e.round}`, who: winner });
-  if (e.one_go) return `${t("%(round)s is over: %(who)s went out in one go", { round: `${word} ${e.round}`, who: winner })}${view.variant === "remik40" ? " — Remik!" : ""}`;
-  return t("%(round)s is over: %(who)s went out", { round: `${word} ${e.round}`, who: winner });
+  return roundOverLine(view, e);
 }

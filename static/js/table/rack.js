@@ -1,7 +1,7 @@
 // The rack (RMI-UI-1..5, RMI-Q25): one card per slot, in the order the player put them. Plain
 // data: `slots` is an array of card keys or null (an empty slot). Nothing here knows a rule: a
 // block of three or more cards between empty slots is sent to the server, which says whether it
-// is a meld and what it is worth (games/views_rack.py).
+// is a meld and what it is worth (games/views/table.py).
 //
 // The order is kept in localStorage per match and seat, so it survives frames and reloads; cards
 // that leave the hand disappear from it, new cards go to the first free slot with no card beside it.
@@ -40,10 +40,6 @@ function trimEnd(slots) {
   return slots.slice(0, end);
 }
 
-function cardCount(slots) {
-  return slots.filter((k) => k !== null).length;
-}
-
 /**
  * Pad the rack (never below its cards): MIN_SLOTS at least, and SPARE empty slots after the last
  * card, so there is always room at the end for a new block (RMI-Q25: the rack grows).
@@ -68,8 +64,9 @@ export function reconcile(slots, keys) {
     return k;
   });
   const fresh = keys.filter((k) => !seen.has(k));
-  if (!slots || !slots.some((k) => k !== null)) {
-    // A new rack: the cards in hand order from the first slot.
+  if (!out.some((k) => k !== null)) {
+    // A new rack (none of its cards is still in the hand: a new deal, or no rack kept yet): the
+    // cards in hand order from the first slot.
     return sized(fresh);
   }
   for (const key of fresh) out[freeSlotApart(out)] = key;

@@ -4,7 +4,7 @@
 // Notation (games/engine/cards.py): rank + suit ("7H", "TS"), "JK" for a joker, a physical copy
 // after "#" ("7H#2", "JK#3") and, for a joker, the card it stands for in parentheses ("JK#3(8H)").
 
-import { cardName as spokenName } from "./i18n.js";
+import { cardName as spokenName } from "../i18n.js";
 
 const CARD_RE = /^(?:([2-9TJQKA])([SHDC])|(JK))(?:#(\d+))?(?:\(([2-9TJQKA])([SHDC])\))?$/;
 

@@ -1,0 +1,250 @@
+"""History pages: match lists with filters, round replays, game records, CSV, and /verify/.
+
+Reads only. A viewer sees a match when its room is public, or when they sit in (or own) its
+private room (``selectors.visible_matches``). Replays are built on the server with the engine
+(``games.records.replay_frames``) from the match's own record; a frame carries only what the
+viewer may see: every hand once the match is over, otherwise the viewer's own hand alone
+(spectators: none). A round's seed and its moves appear only after that round is over; the JSON
+record (with the match secret) only once the match is over. ``docs/record.md`` documents the record.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from games import engine, records, selectors
+from games.engine import verify_record
+from games.forms import HistoryFilterForm, VerifyForm
+from games.models import Match
+
+PAGE_SIZE = 20
+
+
+def _visible_match(request: HttpRequest, match_id: int) -> Match:
+    match = selectors.match_visible(match_id=match_id, user=request.user)
+    if match is None:
+        raise Http404("no such match")
+    return match
+
+
+# --- /matches/ and /matches/all/ ----------------------------------------------------------------
+
+
+def _list_page(request: HttpRequest, matches: QuerySet[Match], *, mine: bool) -> HttpResponse:
+    form = HistoryFilterForm(request.GET or None)
+    if form.is_bound:
+        form.is_valid()  # the valid fields filter; the others show their error
+    matches = form.apply(matches)
+    page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    filtered = any(value for key, value in request.GET.items() if key != "page")
+    context = {
+        "form": form,
+        "mine": mine,
+        "page": page,
+        "history": [selectors.match_summary(match) for match in page.object_list],
+        "query": query.urlencode(),
+        "filtered": filtered,
+    }
+    return render(request, "games/history_list.html", context)
+
+
+@login_required
+def match_list_mine(request: HttpRequest) -> HttpResponse:
+    """``/matches/``: the user's matches (private rooms included), newest first, filtered."""
+    user_id = request.user.pk
+    assert user_id is not None  # login_required
+    return _list_page(request, selectors.match_list_played(user_id=user_id), mine=True)
+
+
+def match_list_all(request: HttpRequest) -> HttpResponse:
+    """``/matches/all/``: every match the viewer may see, newest first, filtered."""
+    return _list_page(request, selectors.match_list_visible(user=request.user), mine=False)
+
+
+# --- the game record -----------------------------------------------------------------------------
+
+
+def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/record.json``: the game record; while the match is played, of its finished
+    rounds (no secret: their revealed seeds), once one is over."""
+    match = _visible_match(request, match_id)
+    over = match.status != Match.Status.PLAYING
+    if not over and not selectors.match_has_finished_round(match_id=match.pk):
+        return HttpResponse(
+            gettext("The game record is available once a round is over."),
+            status=403,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = JsonResponse(records.match_record(match, with_secret=over), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="remi-match-{match.pk}.json"'
+    return response
+
+
+CSV_COLUMNS = (
+    "round",
+    "seat",
+    "player",
+    "hand",
+    "table",
+    "bonus",
+    "atu_bonus",
+    "multiplier",
+    "chips",
+    "points",
+    "total",
+    "notes",
+)
+
+
+def match_scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/scores.csv``: one row per seat and finished round."""
+    match = _visible_match(request, match_id)
+    names = list(match.state.get("names", []))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="remi-match-{match.pk}-scores.csv"'
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    for line in selectors.match_score_lines(match_id=match.pk):
+        writer.writerow(
+            (
+                line.round.number,
+                line.seat + 1,
+                names[line.seat] if line.seat < len(names) else "",
+                line.hand,
+                line.table,
+                line.bonus,
+                line.atu_bonus,
+                line.multiplier,
+                "" if line.chips is None else line.chips,
+                line.points,
+                line.total,
+                "; ".join(line.notes),
+            )
+        )
+    return response
+
+
+# --- replay of a finished round -------------------------------------------------------------------
+
+
+def round_replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """``/matches/<id>/rounds/<n>/replay/``: a finished round move by move (``?step=`` without JS)."""
+    match = _visible_match(request, match_id)
+    round_ = selectors.match_round(match_id=match.pk, number=number)
+    if round_ is None or not round_.revealed_seed:
+        raise Http404("this round is not over")
+    if engine.deal_seed(match.secret_bytes, number).hex() != round_.revealed_seed:
+        raise Http404("this round's revealed seed does not match the match")  # pragma: no cover
+    viewer = selectors.seat_index_for(room_id=match.room_id, user=request.user)
+    over = match.status != Match.Status.PLAYING
+    names = list(match.state.get("names", []))
+    frames = records.replay_frames(
+        records.match_record(match), number, names=names, viewer=viewer, show_all=over
+    )
+    try:
+        step = min(max(int(request.GET.get("step", "0")), 0), len(frames) - 1)
+    except ValueError:
+        step = 0
+    last_round = selectors.match_last_finished_round(match_id=match.pk)
+    context = {
+        "match": match,
+        "room": match.room,
+        "round": round_,
+        "title": match.room.rules().title,
+        "frames": frames,
+        "frame": frames[step],
+        "step": step,
+        "last": len(frames) - 1,
+        "show_all": over,
+        "viewer": viewer,
+        "previous_round": number - 1 if number > 1 else None,
+        "next_round": number + 1 if last_round and number < last_round else None,
+    }
+    return render(request, "games/replay.html", context)
+
+
+# --- /verify/ -------------------------------------------------------------------------------------
+
+
+def verify(request: HttpRequest) -> HttpResponse:
+    """``/verify/``: check a record (pasted, uploaded, or a finished match of this site)."""
+    form = VerifyForm(request.POST or None, request.FILES or None)
+    report = None
+    match = None
+    site_check = None
+    document_text = ""
+    if request.method == "POST" and form.is_valid():
+        document = form.cleaned_data["document"]
+        report = verify_record(document)
+        site_check = records.site_commitments(document, user=request.user)
+        document_text = json.dumps(document, separators=(",", ":"))
+    elif request.GET.get("match"):
+        try:
+            match = _visible_match(request, int(request.GET["match"]))
+        except ValueError:
+            raise Http404("no such match") from None
+        over = match.status != Match.Status.PLAYING
+        if over or selectors.match_has_finished_round(match_id=match.pk):
+            report = verify_record(records.match_record(match, with_secret=over))
+    if report is not None:
+        players = report.get("players", [])
+        report = {**report, "rounds": [records.verified_round(entry, players) for entry in report["rounds"]]}
+    context = {
+        "form": form,
+        "report": report,
+        "match": match,
+        "site_check": site_check,
+        "finished": selectors.match_list_finished_visible(user=request.user),
+        "playing": match is not None and match.status == Match.Status.PLAYING,
+        # A pasted or uploaded record goes along with each "replay this round" (verify_replay).
+        "document_text": document_text,
+    }
+    return render(request, "games/verify.html", context)
+
+
+@require_POST
+def verify_replay(request: HttpRequest) -> HttpResponse:
+    """``POST /verify/replay/`` (``record`` and ``round``): a round of a pasted or uploaded game
+    record, move by move, on the replay page: a practice game downloaded from the player's device
+    (docs/practice.md) as well as a site's. The record holds its deals, so every hand is shown."""
+    form = VerifyForm(request.POST, request.FILES or None)
+    if not form.is_valid():
+        return verify(request)
+    document = form.cleaned_data["document"]
+    try:
+        number = int(request.POST.get("round", "1"))
+        players = [str(name) for name in document.get("players") or []]
+        frames = records.replay_frames(document, number, names=players, viewer=None, show_all=True)
+        record = engine.record_from_json(document)
+    except (ValueError, KeyError, TypeError, engine.IllegalMoveError) as error:
+        form.add_error(None, gettext("This round cannot be replayed: %(error)s") % {"error": error})
+        return render(request, "games/verify.html", {"form": form, "finished": [], "document_text": ""})
+    step = 0
+    context: dict[str, Any] = {
+        "match": None,
+        "room": {"name": gettext("Game record")},
+        "round": {"number": number, "revealed_seed": engine.deal_seed(record.seed, number).hex()},
+        "title": record.rules.title,
+        "players": players,
+        "frames": frames,
+        "frame": frames[step],
+        "step": step,
+        "last": len(frames) - 1,
+        "show_all": True,
+        "viewer": None,
+        "previous_round": None,
+        "next_round": None,
+    }
+    return render(request, "games/replay.html", context)

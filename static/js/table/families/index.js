@@ -1,0 +1,187 @@
+// What differs between the rule families on the table, one module per family as in the engine
+// (games/engine/families/): rummy.js (the rummy cycle: remik51, remik40, remi, rummy500), gin.js
+// (gin, oklahoma), knock108.js. The family is read only from the view's own blocks; this module
+// picks the family's module and keeps the words every family shares.
+//
+// Nothing here decides a rule: the texts describe what the view says, the buttons send what the
+// `you` hints list, and the server answers.
+
+import { h } from "../../dom.js";
+import { t, tn } from "../../i18n.js";
+import { noteText } from "../notes.js";
+import { seatName, signed } from "../widgets.js";
+import { declaredName, faces } from "./common.js";
+import { gin } from "./gin.js";
+import { knock108 } from "./knock108.js";
+import { ROW_VARIANTS, rummy } from "./rummy.js";
+
+export { declaredName };
+
+/** The family's key, as the page's CSS and tests name it: "cycle", "gin" or "knock". */
+export function familyOf(view) {
+  if (view.gin) return "gin";
+  if (view.stakes && view.stage) return "knock";
+  return "cycle";
+}
+
+const FAMILIES = { cycle: rummy, gin, knock: knock108 };
+
+function of(family) {
+  return FAMILIES[family] || rummy;
+}
+
+export function isRow(view) {
+  return ROW_VARIANTS.has(view.variant);
+}
+
+/** In the gin family and Knock-108 a take is a move of its own (no play goes with it). */
+export function takeAlone(family) {
+  return family !== "cycle";
+}
+
+export function turnText(f) {
+  return of(f.family).turnText(f, seatName(f.view, f.view.turn));
+}
+
+/** Lines above the melds: the up-card and knock limit, a knock and its loose cards, the pool… */
+export function boardInfo(model, f) {
+  return of(f.family).board(model, f);
+}
+
+/** The label of a table meld. Points only where melds score (the rummy cycle). */
+export function meldLabel(f, meld) {
+  return of(f.family).meldLabel(f, meld);
+}
+
+/** Badges beside a seat's name in the players list. */
+export function playerBadges(f, seat) {
+  return of(f.family).badges(f, seat);
+}
+
+export function totalTitle(family) {
+  return family === "knock" ? t("record (minus points)") : t("total");
+}
+
+/** The seat's own facts: deadwood and knock options (gin), loose points and buy-back (Knock-108). */
+export function mineInfo(model, f) {
+  if (!f.you) return null;
+  return of(f.family).mine(f);
+}
+
+/** The card just taken from the face-up pile (it may not be discarded this turn), if the view says. */
+export function takenCard(f) {
+  return of(f.family).taken(f);
+}
+
+export function roundWord(family) {
+  return of(family).roundWord();
+}
+
+export function scoringText(view, family) {
+  return of(family).scoring(view);
+}
+
+/** One score line in words: what it is made of, then its notes. */
+export function lineDetail(view, line) {
+  const parts = of(familyOf(view)).lineParts(line);
+  return parts.join(", ") + (line.notes && line.notes.length ? `; ${line.notes.map(noteText).join("; ")}` : "");
+}
+
+/** A line's points as shown: plus-scoring variants show the sign. */
+export function pointsText(view, points) {
+  return view.lower_wins ? String(points) : signed(points);
+}
+
+/** Extra rows under the scores table (its tfoot). */
+export function scoreFootRows(f) {
+  return of(f.family).footRows(f, signed);
+}
+
+/** Sections after the scores table: Oklahoma's columns, the settlement, the chip ledger, the last deal. */
+export function scoreExtras(model, f) {
+  const { view, family } = f;
+  const out = [...of(family).extras(model, f)];
+  const rounds = view.scores.rounds;
+  if (rounds.length) {
+    const word = roundWord(family).toLowerCase();
+    out.push(h("details", { class: "last-deal", id: "last-deal", dataset: { keep: "last-deal" } },
+      h("summary", {}, t("How %(round)s ended", { round: `${word} ${rounds[rounds.length - 1].round}` })), lastDealSummary(model, f)));
+  }
+  return out;
+}
+
+/**
+ * What the last deal ended with: from its round_over event when this page saw it (melds, hands,
+ * the knock), else Knock-108's `last_deal`, else the hands kept in the score record.
+ */
+export function lastDealSummary(model, f) {
+  const { view, family } = f;
+  const rounds = view.scores.rounds;
+  const last = rounds[rounds.length - 1];
+  if (!last) return null;
+  const own = of(family).lastDeal(view, last);
+  if (own) return own;
+  const event = model.lastDeal && model.lastDeal.round === last.round ? model.lastDeal : null;
+  const hands = (event && event.hands) || last.hands || [];
+  const melds = (event && event.melds) || [];
+  return h("ul", { class: "deal-summary" }, view.names.map((_, seat) => {
+    const mine = melds.filter((m) => m.owner === seat);
+    return h("li", {}, h("strong", {}, `${seatName(view, seat)}: `),
+      mine.length ? mine.map((m) => h("span", { class: "suggested-meld" }, `[${faces(m.cards)}]`)) : null,
+      hands[seat] && hands[seat].length ? ` ${t("left %(cards)s", { cards: faces(hands[seat]) })}` : ` ${t("nothing left")}`);
+  }));
+}
+
+/** A sentence for the banner when the match is over (the settlement, the chips). */
+export function overText(f) {
+  return of(f.family).overText(f);
+}
+
+/** "round 3 is over: Ala went out" and the family's own endings. */
+export function roundOverLine(view, e) {
+  const family = familyOf(view);
+  const round = `${roundWord(family).toLowerCase()} ${e.round}`;
+  const winner = e.winner !== null && e.winner !== undefined ? seatName(view, e.winner) : null;
+  if (e.ended === "void") return t("%(round)s is void", { round });
+  if (!winner) return t("%(round)s is over", { round });
+  return of(family).roundOver(view, e, round, winner, declaredName);
+}
+
+// --- events of the gin family and Knock-108 (and the cycle's opening) --------------------------
+
+/** Words for the events beyond the shared draw / take / meld / discard (undefined: not one of them). */
+export function describeFamilyEvent(view, e) {
+  // The player's own events have their own whole sentences ("you passed…"), so that Polish and
+  // Romanian can conjugate the verb; the others name the player.
+  const me = view.seat !== null && e.seat === view.seat;
+  const actor = seatName(view, e.seat);
+  switch (e.kind) {
+    case "passed":
+      if (e.card) return me ? t("you passed on the up-card") : t("%(who)s passed on the up-card", { who: actor });
+      return me ? t("you passed the extra exchange") : t("%(who)s passed the extra exchange", { who: actor });
+    case "knocked":
+      if (e.gin) return me ? t("you went gin") : t("%(who)s went gin", { who: actor });
+      return me ? t("you knocked with %(n)s", { n: e.points }) : t("%(who)s knocked with %(n)s", { who: actor, n: e.points });
+    case "declared": {
+      const what = declaredName(e.result);
+      return me ? t("you ended the deal with %(what)s", { what }) : t("%(who)s ended the deal with %(what)s", { who: actor, what });
+    }
+    case "extra_exchange":
+      return me ? t("you may make an extra exchange") : t("%(who)s may make an extra exchange", { who: actor });
+    case "bought_back":
+      return me
+        ? tn("you bought back in for %(n)s chip", "you bought back in for %(n)s chips", e.cost)
+        : tn("%(who)s bought back in for %(n)s chip", "%(who)s bought back in for %(n)s chips", e.cost, { who: actor });
+    case "stayed_out":
+      return me ? t("you stayed out") : t("%(who)s stayed out", { who: actor });
+    case "eliminated":
+      return me ? t("you are out with a record of %(n)s", { n: e.record }) : t("%(who)s is out with a record of %(n)s", { who: actor, n: e.record });
+    case "opened":
+      return me ? t("you opened") : t("%(who)s opened", { who: actor });
+    case "stuck":
+      return t("nobody can go out any more: the game is void");
+    default:
+      return undefined;
+  }
+}
+
