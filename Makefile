@@ -20,15 +20,16 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 
 venv: $(VENV)/.installed ## Create .venv and install requirements-dev.txt (again when they change)
 
-# Practice's browser packages (package.json, pinned by package-lock.json: Pyodide) come from npm.
-# Without npm the site runs all the same and /practice/ says what is missing (docs/practice.md).
+# The JavaScript packages (package.json, pinned by package-lock.json) come from npm: Pyodide for
+# practice, ESLint for `make lint`. Without npm the site runs all the same, /practice/ says what
+# is missing (docs/practice.md) and `make lint` skips the JavaScript.
 NPM ?= $(shell command -v npm 2>/dev/null)
 
 node_modules/.installed: package.json package-lock.json
 	@if [ -n "$(NPM)" ]; then $(NPM) ci --no-audit --no-fund --loglevel=error && touch $@; \
-	else echo "npm not found: the site runs, but without practice offline (/practice/ says what is missing)."; fi
+	else echo "npm not found: the site runs, but without practice offline (/practice/ says what is missing) and make lint skips ESLint."; fi
 
-npm: node_modules/.installed ## Install the browser packages (Pyodide, for /practice/) with npm ci, if npm is there
+npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /practice/, ESLint) with npm ci, if npm is there
 
 run: venv npm ## Serve on HOST:PORT with daphne (SQLite by default; a celery worker too if REDIS_URL is set)
 	$(BIN)/python manage.py migrate --noinput
@@ -56,8 +57,14 @@ test: venv npm ## Run every test (site, engine, doctests) in parallel; PYTEST_AR
 test-engine: venv ## Run the rules engine tests and doctests only (no database)
 	$(BIN)/pytest tests/engine games/engine docs/engine.md
 
-lint: venv ## Ruff lint, ruff format check, import contracts
+lint: venv npm ## Ruff lint, ruff format check, import contracts; ESLint on static/js and practice's service worker
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
+	@$(MAKE) --no-print-directory eslint
+
+.PHONY: eslint
+eslint: npm ## ESLint (eslint.config.js) on the browser's JavaScript and its unit tests (skipped without npm)
+	@if [ -x node_modules/.bin/eslint ]; then node_modules/.bin/eslint . && echo "eslint: no problems"; \
+	else echo "ESLint not installed (npm not found): the JavaScript is not linted; install npm and run make lint again."; fi
 
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).
 BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py

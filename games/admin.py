@@ -14,6 +14,10 @@ from django.http import HttpRequest
 from games import ratings, services
 from games.errors import GameError
 from games.models import (
+    ChatMessage,
+    ChatMute,
+    ChatReport,
+    ChatSilence,
     Match,
     MoveRecord,
     Rating,
@@ -281,3 +285,90 @@ class ServerProcessAdmin(ReadOnlyMixin, admin.ModelAdmin):
     @admin.display(description="sockets")
     def sockets(self, server: ServerProcess) -> int:
         return SeatSocket.objects.filter(server=server.name).count()
+
+
+# --- chat (docs/protocol.md, "Chat") ------------------------------------------------------------
+
+
+def _delete_for_everyone(model_admin: admin.ModelAdmin, request: HttpRequest, message_ids: list[int]) -> None:
+    """``services.chat_delete``: hidden from everyone, the rooms' sockets told, reports handled."""
+    deleted = services.chat_delete(message_ids=message_ids, user=request.user)  # type: ignore[arg-type]
+    model_admin.message_user(request, f"{deleted} chat message(s) deleted for everyone.", messages.SUCCESS)
+
+
+class ChatReportInline(ReadOnlyMixin, admin.TabularInline):
+    model = ChatReport
+    extra = 0
+    fields = ("reporter", "reason", "created", "handled")
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Lines are the players' words: staff read them and may hide them, never rewrite them."""
+
+    list_display = ("id", "room", "author", "text", "created", "deleted")
+    list_filter = ("deleted",)
+    search_fields = ("text", "author__username", "room__name")
+    readonly_fields = ("room", "author", "text", "created", "deleted", "deleted_by")
+    inlines = (ChatReportInline,)
+    actions = ("delete_for_everyone",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(
+        description="Delete for everyone (hide the messages in their rooms)", permissions=["change"]
+    )
+    def delete_for_everyone(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        _delete_for_everyone(self, request, list(queryset.values_list("pk", flat=True)))
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin):
+    """What players reported: the line, who wrote it, who reported it and why."""
+
+    list_display = ("id", "message_text", "message_author", "reporter", "reason", "created", "handled")
+    list_filter = ("handled",)
+    search_fields = ("message__text", "message__author__username", "reporter__username", "reason")
+    readonly_fields = ("message", "reporter", "reason", "created")
+    list_select_related = ("message__author", "reporter")
+    actions = ("delete_reported_messages", "mark_handled")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="message")
+    def message_text(self, report: ChatReport) -> str:
+        return f"{report.message.text}{' (deleted)' if report.message.deleted else ''}"
+
+    @admin.display(description="author")
+    def message_author(self, report: ChatReport) -> str:
+        return str(report.message.author)
+
+    @admin.action(description="Delete the reported messages for everyone", permissions=["change"])
+    def delete_reported_messages(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        _delete_for_everyone(self, request, list(queryset.values_list("message_id", flat=True)))
+
+    @admin.action(description="Mark handled (leave the messages)", permissions=["change"])
+    def mark_handled(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        self.message_user(
+            request, f"{queryset.update(handled=True)} report(s) marked handled.", messages.SUCCESS
+        )
+
+
+@admin.register(ChatSilence)
+class ChatSilenceAdmin(admin.ModelAdmin):
+    """Accounts muted in every chat by staff (``chat_silenced``), until a time or lifted."""
+
+    list_display = ("user", "until", "reason", "created")
+    search_fields = ("user__username", "reason")
+    raw_id_fields = ("user",)
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("user", "muted", "created")
+    search_fields = ("user__username", "muted__username")

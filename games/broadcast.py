@@ -45,6 +45,25 @@ def spectators_group(match_id: int) -> str:
     return f"match-{match_id}.spectators"
 
 
+#: The layer message of a frame that is not a state frame (chat, rematch): forwarded as it is.
+ROOM_MESSAGE = "room.frame"
+
+
+def chat_group(room_id: int) -> str:
+    """Every socket watching any match of the room: its chat (a room outlives its matches)."""
+    return f"room-{room_id}.chat"
+
+
+def account_group(user_id: int) -> str:
+    """Every game socket of one account (its chat mutes follow it from tab to tab)."""
+    return f"account-{user_id}"
+
+
+def match_groups(match_id: int, players: int) -> list[str]:
+    """Every audience group of a match: each seat's and the spectators'."""
+    return [*(seat_group(match_id, seat) for seat in range(players)), spectators_group(match_id)]
+
+
 def frames(
     *,
     match_id: int,

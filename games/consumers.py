@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections, connections
@@ -205,6 +206,13 @@ def _match_id_for_room(room_id: int) -> int:
     return match_id
 
 
+def _chat_history(*, room_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[int, str]]:
+    return (
+        selectors.chat_history(room_id=room_id, user_id=user_id, limit=settings.CHAT_HISTORY),
+        selectors.chat_muted(user_id=user_id),
+    )
+
+
 def _audience_group(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> str:
     """The one group this user's socket listens to: their seat's, or the spectators'.
 
@@ -223,6 +231,9 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
     seated: bool = False
     #: The newest state frame sent on this socket (a resync at the same version sends it again).
     last_frame: dict[str, Any] | None = None
+    #: The room's chat group and the account's group, once joined; the accounts the user mutes.
+    extra_groups: tuple[str, ...] = ()
+    chat_muted: frozenset[int] = frozenset()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -265,6 +276,13 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         # newer frame after it, never lost (the client drops frames it has already seen).
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
+        room_id, muted, rematch = await database_sync_to_async(selectors.socket_context)(
+            match_id=self.match_id, user_id=int(user.pk)
+        )
+        self.chat_muted = frozenset(muted)
+        self.extra_groups = (broadcast.chat_group(room_id), broadcast.account_group(int(user.pk)))
+        for extra in self.extra_groups:
+            await self.channel_layer.group_add(extra, self.channel_name)
         await self.accept()
         if group != broadcast.spectators_group(self.match_id):
             # A seat that was offline is connected again: the others hear of it; this socket
@@ -273,6 +291,8 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
             channel = self.channel_name
             await self._presence(services.seat_connect, except_channel=channel, channel=channel)
         await self._send_fresh_frame()
+        if rematch is not None:
+            await self.send_json(rematch)
 
     async def _presence(self, service: Callable[..., Any], **options: Any) -> None:
         """A seated socket opened or closed (``seat_connect`` / ``seat_disconnect``)."""
@@ -291,6 +311,9 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
+        extra, self.extra_groups = self.extra_groups, ()
+        for group in extra:
+            await self.channel_layer.group_discard(group, self.channel_name)
         if self.seated:
             self.seated = False
             await self._presence(services.seat_disconnect, channel=self.channel_name)
@@ -315,6 +338,9 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         request_id = _readable_id(content)
         if isinstance(content, dict) and content.get("type") == "resync":
             await self._resync()
+            return
+        if isinstance(content, dict) and content.get("type") in (*protocol.ROOM_COMMANDS, "chat_history"):
+            await self._room_command(content, request_id)
             return
         try:
             if isinstance(content, dict) and content.get("type") in protocol.SEAT_COMMANDS:
@@ -343,6 +369,68 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
             logger.exception("match %s: command %r failed", self.match_id, request_id)
             await self.send_json(protocol.error_frame(error, request_id=request_id))
             await self._send_fresh_frame()
+
+    async def _room_command(self, content: dict[str, Any], request_id: protocol.RequestId) -> None:
+        """Chat and rematch (docs/protocol.md): answered only when refused, or as documented."""
+        user = self.scope["user"]
+        try:
+            if content["type"] == "chat_history":
+                await self._send_chat_history()
+                return
+            command = protocol.decode_room_command(content)
+            if command.type == "chat":
+                if self.account_id is not None and not limits.CHAT.take(self.account_id, now=monotonic()):
+                    raise limits.CHAT.error(self.account_id)
+                await database_sync_to_async(services.chat_post)(
+                    match_id=self.match_id, user=user, text=command.text
+                )
+            elif command.type == "chat_delete":
+                await database_sync_to_async(services.chat_delete)(
+                    message_ids=[command.message], user=user, match_id=self.match_id
+                )
+            elif command.type == "chat_mute":
+                await database_sync_to_async(services.chat_mute)(
+                    user=user, name=command.name, mute=command.on
+                )
+            elif command.type == "chat_report":
+                await database_sync_to_async(services.chat_report)(
+                    match_id=self.match_id, user=user, message_id=command.message, reason=command.reason
+                )
+                await self.send_json(protocol.chat_reported_frame(command.message, request_id))
+            else:
+                await database_sync_to_async(services.rematch_vote)(
+                    match_id=self.match_id, user=user, agree=command.on
+                )
+        except CLIENT_ERRORS as error:
+            await self.send_json(protocol.error_frame(error, request_id=request_id))
+        except Exception as error:
+            logger.exception("match %s: %s %r failed", self.match_id, content.get("type"), request_id)
+            await self.send_json(protocol.error_frame(error, request_id=request_id))
+
+    async def _send_chat_history(self) -> None:
+        user_id = int(self.scope["user"].pk)
+        room_id = await database_sync_to_async(selectors.chat_room_for)(
+            match_id=self.match_id, user=self.scope["user"]
+        )
+        messages, muted = await database_sync_to_async(_chat_history)(room_id=room_id, user_id=user_id)
+        self.chat_muted = frozenset(muted)
+        user = self.scope["user"]
+        frame = protocol.chat_history_frame(
+            messages, muted.values(), name=user.get_username(), staff=bool(user.is_staff)
+        )
+        await self.send_json(frame)
+
+    async def room_frame(self, message: dict[str, Any]) -> None:
+        """Layer message ``broadcast.ROOM_MESSAGE``: a chat or rematch frame, forwarded as it is
+        (a chat line of an author this user mutes is dropped)."""
+        if message.get("author") in self.chat_muted:
+            return
+        await self.send_json(message["frame"])
+
+    async def chat_mutes(self, message: dict[str, Any]) -> None:
+        """The account muted or unmuted someone (on any of its sockets): ``chat_muted``."""
+        self.chat_muted = frozenset(message["ids"])
+        await self.send_json(protocol.chat_muted_frame(message["names"]))
 
     async def send_json(self, content: Any, close: bool = False) -> None:
         # An error frame's message in the socket user's language (games/i18n_errors.py).

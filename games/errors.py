@@ -120,15 +120,76 @@ class BadOptionsError(GameError):
     default_message = "these table options are not allowed"
 
 
+class ChatEmptyError(GameError):
+    code = "chat_empty"
+    default_message = "a chat message needs some text"
+
+
+class ChatTooLongError(GameError):
+    code = "chat_too_long"
+
+    def __init__(self, *, limit: int) -> None:
+        super().__init__(f"a chat message is at most {limit} characters", limit=limit)
+
+
+class ChatRateLimitedError(GameError):
+    """Chat has its own budget within the socket's: a burst, then so many a minute."""
+
+    code = "chat_rate_limited"
+
+    def __init__(self, *, per_minute: float, burst: int, retry_after: float) -> None:
+        super().__init__(
+            f"too many chat messages: at most {per_minute:g} a minute (bursts of {burst})",
+            retry_after=round(retry_after, 3),
+        )
+
+
+class ChatSilencedError(GameError):
+    """Staff muted the account in chat (``ChatSilence``)."""
+
+    code = "chat_silenced"
+    default_message = "staff have muted you in chat"
+
+
+class ChatMessageNotFoundError(GameError):
+    code = "chat_message_not_found"
+    default_message = "no such chat message in this room"
+
+
+class MuteTargetError(GameError):
+    code = "mute_target"
+    default_message = "name another player of this site (not yourself) to mute"
+
+
+class NotStaffError(GameError):
+    code = "not_staff"
+    default_message = "only staff may do this"
+
+
+class RematchUnavailableError(GameError):
+    """ "Play again" only at the room's latest match once it is finished (not abandoned)."""
+
+    code = "rematch_unavailable"
+    default_message = "there is no finished match to play again here"
+
+
 __all__ = [
     "AlreadySeatedError",
     "BadOptionsError",
+    "ChatEmptyError",
+    "ChatMessageNotFoundError",
+    "ChatRateLimitedError",
+    "ChatSilencedError",
+    "ChatTooLongError",
     "GameError",
     "MatchNotFoundError",
     "MatchOverError",
+    "MuteTargetError",
     "NotBotTurnError",
     "NotOwnerError",
     "NotSeatedError",
+    "NotStaffError",
+    "RematchUnavailableError",
     "RoomFullError",
     "RoomNotFoundError",
     "RoomNotOpenError",

@@ -41,7 +41,11 @@ def frame_for(
     ``view`` is ``engine.view_for(state, seat)``; ``events`` are the events of the move that
     led here, each as that seat may see it (``engine.events_for``); ``clock`` and ``seats`` are
     the table's facts (``protocol.clock``, ``protocol.seats``), the same for every audience.
+    Once the match is over no bot plays for anybody: no seat is a ``standin`` any more (an away
+    seat stays ``away``).
     """
+    if seats is not None and state.is_over:
+        seats = [{**entry, "standin": False} for entry in seats]
     return protocol.state_frame(
         engine.view_for(state, seat),
         version,

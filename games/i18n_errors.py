@@ -133,6 +133,16 @@ MESSAGES: dict[str, str] = {
     "bad_options+detail": gettext_noop("These table options are not allowed: %(detail)s"),
     "rate_limited": gettext_noop("Too many messages at once: wait a moment and try again."),
     "server_error": gettext_noop("Something went wrong on the server; the table has been reloaded."),
+    # --- chat and rematch ---
+    "chat_empty": gettext_noop("Write something first."),
+    "chat_too_long": gettext_noop("A chat message is too long."),
+    "chat_too_long+limit": gettext_noop("A chat message holds at most %(limit)s characters."),
+    "chat_rate_limited": gettext_noop("You are writing too fast: wait a moment."),
+    "chat_silenced": gettext_noop("Staff have muted you in chat."),
+    "chat_message_not_found": gettext_noop("That message is no longer there."),
+    "mute_target": gettext_noop("There is no other player of that name to mute."),
+    "not_staff": gettext_noop("Only staff may do this."),
+    "rematch_unavailable": gettext_noop("There is no finished match here to play again."),
 }
 
 #: Messages of the services translated word for word (their code's text is more general).

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from django.conf import settings
 
-from games.errors import GameError
+from games.errors import ChatRateLimitedError, GameError
 
 logger = logging.getLogger(__name__)
 
@@ -177,6 +177,59 @@ class AccountBudgets:
 
 #: This server process's account budgets (one registry for every consumer).
 ACCOUNTS = AccountBudgets()
+
+
+class ChatBudgets:
+    """Each account's chat budget on this server process, inside its socket's message budget.
+
+    A chat line spends one of the socket's messages (and its account's) like any message, and one
+    of these: ``WS_CHAT_BURST`` lines at once, then ``WS_CHAT_PER_MINUTE`` a minute, whatever the
+    number of sockets or rooms. Over it the line is refused with ``chat_rate_limited`` (the
+    socket stays open). The last ``ACCOUNTS`` accounts that chatted are remembered.
+
+    >>> budgets = ChatBudgets(burst=2, per_minute=60.0)
+    >>> [budgets.take(7, now=0.0) for _ in range(3)], budgets.take(7, now=1.0)
+    ([True, True, False], True)
+    >>> budgets.error(7).code
+    'chat_rate_limited'
+    """
+
+    ACCOUNTS = 10_000
+
+    def __init__(self, *, burst: int | None = None, per_minute: float | None = None) -> None:
+        self._burst = burst
+        self._per_minute = per_minute
+        self._buckets: OrderedDict[int, TokenBucket] = OrderedDict()
+
+    @property
+    def burst(self) -> int:
+        return self._burst if self._burst is not None else int(settings.WS_CHAT_BURST)
+
+    @property
+    def per_minute(self) -> float:
+        return self._per_minute if self._per_minute is not None else float(settings.WS_CHAT_PER_MINUTE)
+
+    def take(self, account: int, *, now: float) -> bool:
+        bucket = self._buckets.pop(account, None)
+        if bucket is None:
+            bucket = TokenBucket(capacity=self.burst, rate=self.per_minute / 60.0, now=now)
+        self._buckets[account] = bucket  # the newest last
+        while len(self._buckets) > self.ACCOUNTS:
+            self._buckets.popitem(last=False)
+        return bucket.take(now)
+
+    def error(self, account: int) -> ChatRateLimitedError:
+        bucket = self._buckets.get(account)
+        return ChatRateLimitedError(
+            per_minute=self.per_minute, burst=self.burst, retry_after=bucket.wait() if bucket else 0.0
+        )
+
+    def clear(self) -> None:
+        self._buckets.clear()
+
+
+#: This server process's chat budgets (one registry for every consumer).
+CHAT = ChatBudgets()
 
 
 class HandshakeLimit:

@@ -249,6 +249,143 @@ def state_frame(
 SEAT_COMMANDS = ("away", "back")
 
 
+#: Commands about the room rather than the game (docs/protocol.md, "Chat" and "Rematch").
+CHAT_COMMANDS = ("chat", "chat_delete", "chat_mute", "chat_report")
+ROOM_COMMANDS = (*CHAT_COMMANDS, "rematch")
+
+
+@dataclass(frozen=True, slots=True)
+class RoomCommand:
+    """A chat or rematch command, read (``decode_room_command``); what it asks is checked later.
+
+    ``text``: a chat line; ``message``: the chat message a delete or report is about; ``name``:
+    the player to mute or unmute; ``on``: mute (True) or unmute, agree (True) or decline a
+    rematch; ``reason``: a report's few words.
+    """
+
+    type: str
+    id: RequestId = None
+    text: str = ""
+    message: int = 0
+    name: str = ""
+    on: bool = True
+    reason: str = ""
+
+
+#: The longest reason a report may give, in characters.
+MAX_REPORT_REASON = 200
+
+
+def decode_room_command(data: Any) -> RoomCommand:
+    """Read a chat or rematch command (its ``type`` one of ``ROOM_COMMANDS``).
+
+    >>> decode_room_command({"type": "chat", "id": "m1", "text": "hi"})
+    RoomCommand(type='chat', id='m1', text='hi', message=0, name='', on=True, reason='')
+    >>> decode_room_command({"type": "rematch", "agree": False}).on
+    False
+    >>> decode_room_command({"type": "chat_mute", "name": 7})
+    Traceback (most recent call last):
+    ...
+    games.protocol.MalformedMessageError: 'name' must be a player's name
+    """
+    kind = data.get("type") if isinstance(data, Mapping) else None
+    if kind not in ROOM_COMMANDS:
+        raise MalformedMessageError(f"unknown command type {kind!r}")
+    request_id = data.get("id")
+    if request_id is not None and (
+        isinstance(request_id, bool)
+        or not isinstance(request_id, str | int)
+        or not 0 < len(str(request_id)) <= MAX_ID_LENGTH
+    ):
+        raise MalformedMessageError(f"'id' must be a string or a number of 1 to {MAX_ID_LENGTH} characters")
+    fields: dict[str, Any] = {}
+    if kind == "chat":
+        if not isinstance(data.get("text"), str):
+            raise MalformedMessageError("'text' must be the message, as a string")
+        fields["text"] = data["text"]
+    elif kind in ("chat_delete", "chat_report"):
+        message = data.get("message")
+        if isinstance(message, bool) or not isinstance(message, int) or message < 1:
+            raise MalformedMessageError("'message' must be the id of a chat message")
+        fields["message"] = message
+        reason = data.get("reason", "")
+        if kind == "chat_report":
+            if not isinstance(reason, str) or len(reason) > MAX_REPORT_REASON:
+                raise MalformedMessageError(
+                    f"'reason' must be a text of at most {MAX_REPORT_REASON} characters"
+                )
+            fields["reason"] = reason
+    elif kind == "chat_mute":
+        name = data.get("name")
+        if not isinstance(name, str) or not 0 < len(name) <= 150:
+            raise MalformedMessageError("'name' must be a player's name")
+        mute = data.get("mute", True)
+        if not isinstance(mute, bool):
+            raise MalformedMessageError("'mute' must be true or false")
+        fields.update(name=name, on=mute)
+    else:  # rematch
+        agree = data.get("agree", True)
+        if not isinstance(agree, bool):
+            raise MalformedMessageError("'agree' must be true or false")
+        fields["on"] = agree
+    return RoomCommand(type=kind, id=request_id, **fields)
+
+
+def chat_frame(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A new chat line, to everyone in the room but those who muted its author.
+
+    ``message`` is ``{"id", "author", "seat", "text", "sent"}`` (``sent`` in epoch ms; ``seat``
+    the author's seat in the room, or None for a spectator).
+    """
+    return {"type": "chat", "message": dict(message)}
+
+
+def chat_history_frame(
+    messages: Iterable[Mapping[str, Any]], muted: Iterable[str], *, name: str, staff: bool
+) -> dict[str, Any]:
+    """The room's latest chat lines, oldest first, the names this user mutes, and who they are
+    (``you``: their name, and whether they are staff, who may delete lines)."""
+    return {
+        "type": "chat_history",
+        "messages": [dict(m) for m in messages],
+        "muted": sorted(muted),
+        "you": {"name": name, "staff": staff},
+    }
+
+
+def chat_deleted_frame(message_id: int) -> dict[str, Any]:
+    return {"type": "chat_deleted", "message": message_id}
+
+
+def chat_muted_frame(muted: Iterable[str]) -> dict[str, Any]:
+    """The names this account mutes now (to each of its sockets, after a ``chat_mute``)."""
+    return {"type": "chat_muted", "muted": sorted(muted)}
+
+
+def chat_reported_frame(message_id: int, request_id: RequestId = None) -> dict[str, Any]:
+    return {"type": "chat_reported", "id": request_id, "message": message_id}
+
+
+def rematch_frame(
+    *, match_id: int, votes: Mapping[int, bool], people: Iterable[int], next_match: int | None
+) -> dict[str, Any]:
+    """Who agreed to play again at a finished match (``people``: the seats that must agree).
+
+    >>> rematch_frame(match_id=4, votes={0: True}, people=[0, 1], next_match=None)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'type': 'rematch', 'match': 4, 'agreed': [0], 'declined': [], 'waiting': [1], 'next_match': None}
+    """
+    people = sorted(people)
+    return {
+        "type": "rematch",
+        "match": match_id,
+        "agreed": sorted(seat for seat, agree in votes.items() if agree),
+        "declined": sorted(seat for seat, agree in votes.items() if not agree),
+        "waiting": [seat for seat in people if seat not in votes],
+        "next_match": next_match,
+    }
+
+
 def seats(rows: Iterable[tuple[int, bool, str, int]]) -> list[dict[str, Any]]:
     """The ``seats`` of a state frame from (index, is bot, state, timeouts), the same for everyone.
 
@@ -293,18 +430,29 @@ def clock(
 
 
 __all__ = [
+    "CHAT_COMMANDS",
     "MAX_ID_LENGTH",
     "MAX_MESSAGE_CHARS",
     "MAX_NESTING",
+    "MAX_REPORT_REASON",
+    "ROOM_COMMANDS",
     "SEAT_COMMANDS",
     "Command",
     "MalformedMessageError",
+    "RoomCommand",
     "ack_frame",
+    "chat_deleted_frame",
+    "chat_frame",
+    "chat_history_frame",
+    "chat_muted_frame",
+    "chat_reported_frame",
     "clock",
     "decode_command",
+    "decode_room_command",
     "error_frame",
     "nesting",
     "read_json",
+    "rematch_frame",
     "seats",
     "state_frame",
 ]

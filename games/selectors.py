@@ -5,14 +5,26 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from games import engine, framing, protocol, ratings
-from games.errors import MatchNotFoundError, RoomNotFoundError
-from games.models import Match, MoveRecord, RatingChange, RatingStatus, Room, Round, ScoreLine, Seat
+from games.errors import MatchNotFoundError, RoomNotFoundError, epoch_ms
+from games.models import (
+    ChatMessage,
+    ChatMute,
+    Match,
+    MoveRecord,
+    RatingChange,
+    RatingStatus,
+    Room,
+    Round,
+    ScoreLine,
+    Seat,
+)
 
 
 def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
@@ -409,3 +421,89 @@ def match_history_part(match: Match) -> dict[str, Any]:
         "final_totals": list(match.state.get("totals", [])),
         "round_finished": match_has_finished_round(match_id=match.pk),
     }
+
+
+# --- chat and rematch (docs/protocol.md, "Chat" and "Rematch") ------------------------------------
+
+
+def chat_room_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int:
+    """The room whose chat ``user`` reads from the match's socket (``MatchNotFoundError`` for a
+    stranger to a private room, as ``audience_for``)."""
+    audience_for(match_id=match_id, user=user)
+    return int(Match.objects.filter(pk=match_id).values_list("room_id", flat=True).get())
+
+
+def chat_entries(messages: list[ChatMessage], *, room_id: int) -> list[dict[str, Any]]:
+    """The chat frames' ``message`` entries: id, author's name, author's seat (or None), text, sent."""
+    seats = dict(Seat.objects.filter(room_id=room_id, user__isnull=False).values_list("user_id", "index"))
+    names = dict(
+        get_user_model()
+        .objects.filter(pk__in={m.author_id for m in messages})
+        .values_list("pk", get_user_model().USERNAME_FIELD)
+    )
+    return [
+        {
+            "id": message.pk,
+            "author": names.get(message.author_id, ""),
+            "seat": seats.get(message.author_id),
+            "text": message.text,
+            "sent": epoch_ms(message.created),
+        }
+        for message in messages
+    ]
+
+
+def chat_muted(*, user_id: int) -> dict[int, str]:
+    """The accounts ``user_id`` mutes in chat: id -> name."""
+    return dict(
+        ChatMute.objects.filter(user_id=user_id).values_list(
+            "muted_id", f"muted__{get_user_model().USERNAME_FIELD}"
+        )
+    )
+
+
+def chat_history(*, room_id: int, user_id: int, limit: int) -> list[dict[str, Any]]:
+    """The room's latest ``limit`` lines, oldest first, without deleted ones or muted authors."""
+    muted = ChatMute.objects.filter(user_id=user_id).values("muted_id")
+    newest = list(
+        ChatMessage.objects.filter(room_id=room_id, deleted=False)
+        .exclude(author_id__in=Subquery(muted))
+        .order_by("-id")[:limit]
+    )
+    return chat_entries(newest[::-1], room_id=room_id)
+
+
+def rematch_frame_for(*, match_id: int) -> dict[str, Any] | None:
+    """The ``rematch`` frame of a finished match once anyone voted (None before, or if not over).
+
+    Bots agree at once; the people seated in the room must each agree.
+    """
+    match = (
+        Match.objects.filter(pk=match_id).values_list("room_id", "number", "status", "rematch_votes").first()
+    )
+    if match is None:
+        raise MatchNotFoundError()
+    room_id, number, status, stored = match
+    if status != Match.Status.FINISHED:
+        return None
+    next_match = Match.objects.filter(room_id=room_id, number=number + 1).values_list("pk", flat=True).first()
+    if not stored and next_match is None:
+        return None
+    return rematch_frame_from(match_id=match_id, room_id=room_id, stored=stored, next_match=next_match)
+
+
+def rematch_frame_from(
+    *, match_id: int, room_id: int, stored: dict[str, bool], next_match: int | None
+) -> dict[str, Any]:
+    rows = seat_rows(room_id=room_id)
+    votes = {row.index: True for row in rows if row.is_bot}
+    votes.update({int(seat): bool(agree) for seat, agree in stored.items()})
+    people = [row.index for row in rows if not row.is_bot]
+    return protocol.rematch_frame(match_id=match_id, votes=votes, people=people, next_match=next_match)
+
+
+def socket_context(*, match_id: int, user_id: int) -> tuple[int, dict[int, str], dict[str, Any] | None]:
+    """What a match's socket needs besides its first frame: the room (its chat), the accounts the
+    user mutes, and the ``rematch`` frame of a finished match once anyone voted."""
+    room_id = int(Match.objects.filter(pk=match_id).values_list("room_id", flat=True).get())
+    return room_id, chat_muted(user_id=user_id), rematch_frame_for(match_id=match_id)

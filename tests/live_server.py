@@ -90,16 +90,19 @@ def start_daphne(
     embedded_worker: bool | None = None,
     env: Mapping[str, str] | None = None,
     database_url: str | None = None,
+    root: Path | None = None,
+    port: int | None = None,
 ) -> LiveServer:
     """Start daphne on the test database and wait until it accepts connections.
 
     ``embedded_worker``: run the Celery worker inside it (default: when there is no REDIS_URL,
-    as ``make run`` does). ``env`` adds or overrides environment variables.
+    as ``make run`` does). ``env`` adds or overrides environment variables. ``root``: serve the
+    site found there (default: this repository); ``port``: this port (default: a free one).
     """
     if embedded_worker is None:
         embedded_worker = not settings.REDIS_URL
 
-    port = free_port()
+    port = port or free_port()
     environment = dict(
         os.environ,
         DATABASE_URL=database_url or subprocess_database_url(),
@@ -127,7 +130,7 @@ def start_daphne(
                 str(port),
                 "remi_site.asgi:application",
             ],
-            cwd=settings.BASE_DIR,
+            cwd=root or settings.BASE_DIR,
             env=environment,
             stdout=out,
             stderr=subprocess.STDOUT,

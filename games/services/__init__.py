@@ -8,7 +8,9 @@ Callers use the package as one module (``services.move_submit``); the parts are:
 * ``rooms``: rooms, seats and the start of matches;
 * ``moves``: a person's, a bot's and a stand-in's moves;
 * ``presence``: sockets, away and back, gone server processes, sockets per account;
-* ``clock``: turn timers and the sweeps.
+* ``clock``: turn timers and the sweeps;
+* ``chat``: a room's chat lines, mutes, reports and staff deletes;
+* ``rematch``: "play again" at a finished match.
 
 Each service is one transaction. A move locks its ``Match`` row
 (``select_for_update(no_key=True)``), checks the version the client saw, lets the engine decide,
@@ -32,6 +34,7 @@ presence; everyone gets a frame with the seats' states. Each worker runs ``sweep
 ``TURN_SWEEP_SECONDS``: it fires deadlines and grace periods whose task was lost.
 """
 
+from games.services.chat import chat_clean, chat_delete, chat_mute, chat_post, chat_report
 from games.services.clock import (
     SWEEP_LATE_SECONDS,
     match_schedule,
@@ -54,6 +57,7 @@ from games.services.presence import (
     seat_grace_schedule,
     servers_gone,
 )
+from games.services.rematch import rematch_vote
 from games.services.rooms import (
     TURN_SECONDS_RANGE,
     match_start,
@@ -75,12 +79,18 @@ __all__ = [
     "account_socket_open",
     "bot_move_play",
     "bot_move_schedule",
+    "chat_clean",
+    "chat_delete",
+    "chat_mute",
+    "chat_post",
+    "chat_report",
     "match_close",
     "match_schedule",
     "match_start",
     "match_start_from_room",
     "move_submit",
     "presence_reset",
+    "rematch_vote",
     "resume_pending",
     "room_close",
     "room_create",

@@ -319,6 +319,12 @@ WS_MAX_SOCKETS_PER_ACCOUNT = int(env_float("WS_MAX_SOCKETS_PER_ACCOUNT", 8))
 #: (more: 4409, before the session is looked up). Behind a proxy, run daphne with --proxy-headers.
 WS_HANDSHAKE_BURST = int(env_float("WS_HANDSHAKE_BURST", 30))
 WS_HANDSHAKES_PER_MINUTE = env_float("WS_HANDSHAKES_PER_MINUTE", 60.0)
+#: Chat lines one account may send on one server process: a burst, then so many a minute (more:
+#: ``chat_rate_limited``). Each line is also one of its socket's messages.
+WS_CHAT_BURST = int(env_float("WS_CHAT_BURST", 5))
+WS_CHAT_PER_MINUTE = env_float("WS_CHAT_PER_MINUTE", 20.0)
+#: How many of a room's latest chat lines a socket gets when it connects.
+CHAT_HISTORY = int(env_float("CHAT_HISTORY", 50))
 
 # Redis is also the cache when it is there; otherwise each process has its own memory cache.
 if REDIS_URL:

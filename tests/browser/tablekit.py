@@ -1,10 +1,12 @@
-"""Helpers for the browser tests of the table: matches set up through the services, pages opened
-as a seated user, and waits on the version the page shows (``#table-app[data-version]``)."""
+"""Helpers for the browser tests: users and their session cookies, matches set up through the
+services, pages opened logged in (their script errors collected), and waits on the version the
+table shows (``#table-app[data-version]``). Import it as ``tests.browser.tablekit``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -17,6 +19,9 @@ from games.engine.bots import choose_move
 from games.models import Match
 
 NAMES = ("ala", "bartek", "celina", "darek")
+
+#: The ``screenshot`` fixture (tests/browser/conftest.py): ``screenshot(page, "name.png")``.
+Screenshot = Callable[..., Path]
 
 
 @dataclass(frozen=True)
@@ -77,14 +82,25 @@ def seat_of(players: Sequence[Any], index: int) -> Seat:
     return Seat(NAMES[index], cookie(players[index]), index)
 
 
-def open_page(browser: Any, server_url: str, match_id: int, seat: Seat, **context: Any) -> Any:
+def open_path(browser: Any, server_url: str, path: str, session: str | None = None, **context: Any) -> Any:
+    """A new browser context (``context``: Playwright's options, e.g. a viewport), logged in with
+    the session cookie ``session`` if one is given, its page at ``path``; the page's uncaught
+    script errors are collected for ``js_errors``."""
     ctx = browser.new_context(**context)
-    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seat.cookie, "url": server_url}])
+    if session is not None:
+        ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": server_url}])
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     _ERRORS[id(page)] = errors
-    page.goto(f"{server_url}/matches/{match_id}/")
+    if path:
+        page.goto(f"{server_url}{path}")
+    return page
+
+
+def open_page(browser: Any, server_url: str, match_id: int, seat: Seat, **context: Any) -> Any:
+    """The match page as ``seat`` sees it, once its socket is live."""
+    page = open_path(browser, server_url, f"/matches/{match_id}/", seat.cookie, **context)
     wait_live(page)
     return page
 
@@ -93,7 +109,7 @@ _ERRORS: dict[int, list[str]] = {}
 
 
 def js_errors(page: Any) -> list[str]:
-    """Uncaught script errors on a page opened with ``open_page``."""
+    """Uncaught script errors on a page opened with ``open_path`` or ``open_page``."""
     return list(_ERRORS.get(id(page), []))
 
 

@@ -9,14 +9,17 @@ the deals won and the settlement. Every move is made by clicking the page.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import (
+
+from games import engine
+from games.engine.bots import choose_move
+from games.engine.moves import Discard, DrawStock, Knock, Pass, Play, TakeDiscard
+from tests.browser.tablekit import (
     NAMES,
+    Screenshot,
     Seat,
     click,
     hand,
@@ -30,20 +33,7 @@ from tablekit import (
     wait_version,
 )
 
-from games import engine
-from games.engine.bots import choose_move
-from games.engine.moves import Discard, DrawStock, Knock, Pass, Play, TakeDiscard
-
-CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip(
-        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
-    )
-pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
-)
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = pytest.mark.timeout(240)
 
 OPTIONS = {"target": 10}
 
@@ -120,7 +110,7 @@ def _select(page: Any, card: str) -> None:
 
 
 def test_a_gin_deal_is_played_through_the_page_to_its_score(
-    gin_table: tuple[int, list[Seat], GinDeal], server_url: str, browser: Any, artifacts: Path
+    gin_table: tuple[int, list[Seat], GinDeal], server_url: str, browser: Any, screenshot: Screenshot
 ) -> None:
     match_id, seats, deal = gin_table
     pages = [
@@ -191,7 +181,7 @@ def test_a_gin_deal_is_played_through_the_page_to_its_score(
     assert pages[knocker].inner_text("#turn-line") == f"{NAMES[defender]} is laying off"
     melds_before = reply.locator(".table-melds .table-meld").count()
     assert melds_before >= 1
-    reply.screenshot(path=str(artifacts / "table-gin-reply-390x844.png"), full_page=True)
+    screenshot(reply, "table-gin-reply-390x844.png")
 
     meld, card = deal.layoff
     _select(reply, card)
@@ -226,7 +216,7 @@ def test_a_gin_deal_is_played_through_the_page_to_its_score(
         settled = page.locator(".scores-table .settled-row td").all_inner_texts()
         assert settled == [f"+{n}" if n > 0 else str(n) for n in deal.net]
         assert "game won by" in page.inner_text("#settlement")
-    pages[knocker].screenshot(path=str(artifacts / "table-gin-over-390x844.png"), full_page=True)
+    screenshot(pages[knocker], "table-gin-over-390x844.png")
     assert [js_errors(page) for page in pages] == [[], []]
 
 

@@ -11,11 +11,10 @@ import re
 from typing import Any
 
 import pytest
-from django.conf import settings
 
 from games import ratings
 from games.models import Match, MoveRecord
-from tests.browser.tablekit import cookie, users
+from tests.browser.tablekit import cookie, js_errors, open_path, users
 from tests.site.test_history_pages import bot_match, two_people_match
 
 
@@ -38,16 +37,6 @@ def history(transactional_db: None) -> dict[str, Any]:
     }
 
 
-def page_for(browser: Any, server_url: str, session: str) -> Any:
-    context = browser.new_context()
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": server_url}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.js_errors = errors
-    return page
-
-
 def listed(page: Any) -> list[int]:
     return [
         int(re.sub(r"\D", "", row))
@@ -56,7 +45,7 @@ def listed(page: Any) -> list[int]:
 
 
 def test_the_history_filter_form(server_url: str, history: dict[str, Any], browser: Any) -> None:
-    page = page_for(browser, server_url, history["cookie"])
+    page = open_path(browser, server_url, "", history["cookie"])
     page.goto(f"{server_url}/matches/")
     assert set(listed(page)) == {*history["ranked"], history["remi"], history["gin"]}
 
@@ -72,11 +61,11 @@ def test_the_history_filter_form(server_url: str, history: dict[str, Any], brows
     page.wait_for_url(re.compile(r"kind=ranked"))
     assert sorted(listed(page)) == sorted(history["ranked"])
     assert page.input_value("#id_opponent") == "bartek"
-    assert page.js_errors == []
+    assert js_errors(page) == []
 
 
 def test_a_replay_steps_with_the_arrow_keys(server_url: str, history: dict[str, Any], browser: Any) -> None:
-    page = page_for(browser, server_url, history["cookie"])
+    page = open_path(browser, server_url, "", history["cookie"])
     page.goto(f"{server_url}/matches/{history['remi']}/rounds/1/replay/")
     frames = json.loads(page.text_content("#replay-frames"))
     last = len(frames) - 1
@@ -112,11 +101,11 @@ def test_a_replay_steps_with_the_arrow_keys(server_url: str, history: dict[str, 
     assert page.text_content("#replay-stock strong") == str(frames[0]["stock"])
     page.click("#replay-next")
     assert position() == f"Move 1 of {last}"
-    assert page.js_errors == []
+    assert js_errors(page) == []
 
 
 def test_the_leaderboard_and_a_profiles_chart(server_url: str, history: dict[str, Any], browser: Any) -> None:
-    page = page_for(browser, server_url, history["cookie"])
+    page = open_path(browser, server_url, "", history["cookie"])
     page.goto(f"{server_url}/leaderboard/?variant={history['category']}")
     names = page.eval_on_selector_all(
         "tr.leaderboard-row td:nth-child(2) a", "as => as.map(a => a.textContent)"
@@ -129,11 +118,11 @@ def test_the_leaderboard_and_a_profiles_chart(server_url: str, history: dict[str
     assert chart.is_visible()
     assert chart.locator("circle").count() == 1 + 5  # the start, then one dot per rated match
     assert "Rated matches played" in chart.text_content()
-    assert page.js_errors == []
+    assert js_errors(page) == []
 
 
 def test_the_verify_page(server_url: str, history: dict[str, Any], browser: Any) -> None:
-    page = page_for(browser, server_url, history["cookie"])
+    page = open_path(browser, server_url, "", history["cookie"])
     page.goto(f"{server_url}/verify/")
     page.select_option("#verify-match", str(history["remi"]))
     page.click("#verify-pick button[type=submit]")
@@ -150,4 +139,4 @@ def test_the_verify_page(server_url: str, history: dict[str, Any], browser: Any)
     assert "round 1: the revealed seed is not the one the match secret gives" in page.text_content(
         "#verify-problems"
     )
-    assert page.js_errors == []
+    assert js_errors(page) == []

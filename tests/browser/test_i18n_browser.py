@@ -9,24 +9,11 @@ switcher in the header changes an anonymous visitor's language with one choice.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser import tablekit
-
-CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run sets REQUIRE_BROWSER
-    pytest.skip(
-        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
-    )
-pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
-)
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 
 VIEWPORTS = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
@@ -72,7 +59,12 @@ CARD_NAMES_JS = """async (cards) => {
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("language", ["pl", "ro"])
 def test_the_table_in_the_players_language(
-    table: dict[str, Any], browser: Any, server_url: str, artifacts: Path, language: str, viewport: str
+    table: dict[str, Any],
+    browser: Any,
+    server_url: str,
+    screenshot: tablekit.Screenshot,
+    language: str,
+    viewport: str,
 ) -> None:
     expected = EXPECTED[language]
     page = tablekit.open_page(browser, server_url, table["match_id"], table[language], **VIEWPORTS[viewport])
@@ -86,14 +78,12 @@ def test_the_table_in_the_players_language(
     assert page.get_attribute("#language-choice option[selected]", "value") == language
     if viewport == "phone":
         assert tablekit.no_sideways_scroll(page)
-    page.screenshot(path=str(artifacts / f"i18n-{language}-{viewport}.png"), full_page=True)
+    screenshot(page, f"i18n-{language}-{viewport}.png")
     assert tablekit.js_errors(page) == []
 
 
 def test_the_switcher_changes_the_language_with_one_choice(browser: Any, server_url: str) -> None:
-    context = browser.new_context(locale="en-US", **VIEWPORTS["phone"])
-    page = context.new_page()
-    page.goto(f"{server_url}/leaderboard/")
+    page = tablekit.open_path(browser, server_url, "/leaderboard/", locale="en-US", **VIEWPORTS["phone"])
     assert page.get_attribute("html", "lang") == "en"
 
     with page.expect_navigation():
@@ -104,4 +94,4 @@ def test_the_switcher_changes_the_language_with_one_choice(browser: Any, server_
     assert page.get_by_role("heading", name="Clasament").is_visible()
     page.goto(f"{server_url}/")
     assert page.get_by_role("heading", name="Camere deschise").is_visible()
-    context.close()
+    assert tablekit.js_errors(page) == []

@@ -8,13 +8,16 @@ the secret); the moves under test are made by clicking the page.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import (
+
+from games import engine
+from games.engine.bots import choose_move
+from games.models import Match
+from tests.browser.tablekit import (
     NAMES,
+    Screenshot,
     Seat,
     click,
     hand,
@@ -28,20 +31,7 @@ from tablekit import (
     wait_version,
 )
 
-from games import engine
-from games.engine.bots import choose_move
-from games.models import Match
-
-CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip(
-        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
-    )
-pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
-)
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = pytest.mark.timeout(240)
 
 PLAYERS = 3
 
@@ -144,7 +134,7 @@ def knock_ready(transactional_db: None) -> tuple[int, list[Seat], int]:
 
 
 def test_a_knock_then_the_extra_exchange_then_the_score(
-    knock_ready: tuple[int, list[Seat], int], server_url: str, browser: Any, artifacts: Path
+    knock_ready: tuple[int, list[Seat], int], server_url: str, browser: Any, screenshot: Screenshot
 ) -> None:
     match_id, seats, knocker = knock_ready
     pages = _pages(browser, server_url, match_id, seats)
@@ -167,7 +157,7 @@ def test_a_knock_then_the_extra_exchange_then_the_score(
     assert "one extra exchange" in pages[first].inner_text("#knock-info")
     assert pages[second].inner_text("#turn-line").endswith("s extra exchange")
     assert pages[second].inner_text("#turn-line").startswith(NAMES[first])
-    pages[first].screenshot(path=str(artifacts / "table-knock108-exchange-desktop.png"), full_page=True)
+    screenshot(pages[first], "table-knock108-exchange-desktop.png")
     click(pages[first], "Pass (no exchange)")
     at += 1
     wait_version(pages[second], at)
@@ -209,7 +199,7 @@ def buy_back(transactional_db: None) -> tuple[int, Seat, int]:
 
 
 def test_a_player_who_is_out_buys_back_in(
-    buy_back: tuple[int, Seat, int], server_url: str, browser: Any, artifacts: Path
+    buy_back: tuple[int, Seat, int], server_url: str, browser: Any, screenshot: Screenshot
 ) -> None:
     match_id, seat, index = buy_back
     page = open_page(browser, server_url, match_id, seat, viewport={"width": 390, "height": 844})
@@ -221,7 +211,7 @@ def test_a_player_who_is_out_buys_back_in(
     assert page.locator("#hand button").count() == 0
     chips_before = page.locator(".scores-table .chips-row td").all_inner_texts()[index]
     assert page.get_by_role("button", name="Stay out", exact=True).is_enabled()
-    page.screenshot(path=str(artifacts / "table-knock108-buy-back-390x844.png"), full_page=True)
+    screenshot(page, "table-knock108-buy-back-390x844.png")
 
     page.locator("#ledger summary").click()  # an opened section stays open when a frame arrives
     click(page, "Buy back in (30 chips)")

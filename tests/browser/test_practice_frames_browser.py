@@ -12,27 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
 
-from games import practice_assets
 from games.engine import move_to_json
 from games.engine.bots import choose_move
 from games.models import Match, MoveRecord
-from tests.browser.tablekit import cookie, start_match, users
+from tests.browser.tablekit import cookie, js_errors, open_path, start_match, users
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run sets REQUIRE_BROWSER
-    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
-if practice_assets.pyodide_missing() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip("practice needs Pyodide from npm (make npm)", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.practice, pytest.mark.timeout(300)]
 
 SECRET = bytes.fromhex("5eed" * 16)
 
@@ -123,9 +113,7 @@ def test_the_worker_builds_the_frames_the_server_sent(
         for seat in (0, 1)
         for frame in frames[seat]
     ]
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"{server_url}/practice/?delay=0")
+    page = open_path(browser, server_url, "/practice/?delay=0")
     page.wait_for_function("document.getElementById('practice').dataset.state === 'setup'", timeout=120_000)
     built = page.evaluate(
         """async (asks) => {
@@ -139,7 +127,8 @@ def test_the_worker_builds_the_frames_the_server_sent(
         }""",
         asks,
     )
-    context.close()
+    assert js_errors(page) == []
+    page.context.close()
     expected = [frame for seat in (0, 1) for frame in frames[seat]]
     assert len(built) == len(expected) > 20
     for mine, theirs in zip(built, expected, strict=True):

@@ -13,7 +13,6 @@ record, downloaded from the page, verifies with ``python -m games.engine verify`
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,17 +20,10 @@ from typing import Any
 
 import pytest
 
-from games import practice_assets
 from tests.browser import practicekit as kit
+from tests.browser import tablekit
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run sets REQUIRE_BROWSER
-    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
-if practice_assets.pyodide_missing() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip("practice needs Pyodide from npm (make npm)", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.practice, pytest.mark.timeout(600)]
 
 
 def start(page: Any, variant: str, seats: int, level: str) -> None:
@@ -64,12 +56,12 @@ def download_and_verify(page: Any, tmp_path: Path, name: str) -> dict[str, Any]:
 
 
 def test_practice_plays_whole_games_with_the_network_off(
-    server_url: str, browser: Any, tmp_path: Path, artifacts: Path
+    server_url: str, browser: Any, tmp_path: Path, screenshot: tablekit.Screenshot
 ) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = tablekit.open_path(
+        browser, server_url, "", viewport={"width": 1366, "height": 900}, accept_downloads=True
+    )
+    context = page.context
     page.on("dialog", lambda dialog: dialog.accept())
 
     # Once online: the engine is downloaded (with its progress shown) and kept.
@@ -147,7 +139,7 @@ def test_practice_plays_whole_games_with_the_network_off(
         assert item.inner_text().startswith(f"Bot {seat + 1}:")
         if not left:
             assert "nothing left" in item.inner_text()
-    page.screenshot(path=str(artifacts / "practice-remik51-round-over.png"), full_page=True)
+    screenshot(page, "practice-remik51-round-over.png")
     record = download_and_verify(page, tmp_path, "remik51.json")
     assert record["variant"] == "remik51"
     assert record["practice"]["take_backs"] == 1
@@ -163,11 +155,11 @@ def test_practice_plays_whole_games_with_the_network_off(
     over = kit.play_round(page, kit.gin_turn)
     assert any(e["kind"] == "round_over" for e in over["events"])
     assert page.locator("#practice-hands li").count() == 1
-    page.screenshot(path=str(artifacts / "practice-gin-deal-over.png"), full_page=True)
+    screenshot(page, "practice-gin-deal-over.png")
     record = download_and_verify(page, tmp_path, "gin.json")
     assert record["variant"] == "gin"
     assert record["rounds"][0]["lines"]
 
     assert reached == [], f"requests tried to reach the server after the cut: {reached}"
-    assert errors == []
+    assert tablekit.js_errors(page) == []
     context.close()

@@ -10,85 +10,36 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from games import practice_assets
+from tests.browser.tablekit import js_errors, open_path
+from tests.live_server import LiveServer, free_port, start_daphne
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run sets REQUIRE_BROWSER
-    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
-if practice_assets.pyodide_missing() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip("practice needs Pyodide from npm (make npm)", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.practice, pytest.mark.timeout(300)]
 
 SITE = ("accounts", "games", "remi_site", "templates", "static", "locale", "manage.py")
 STATE = "(document.getElementById('practice') || {dataset: {}}).dataset.state"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Server:
-    """daphne serving the site found at ``root`` on ``port`` (DEBUG: files through the finders)."""
-
-    def __init__(self, root: Path, port: int, database: Path, log: Path) -> None:
-        env = dict(
-            os.environ,
-            DATABASE_URL=f"sqlite:///{database}",
-            DJANGO_DEBUG="1",
-            EMBEDDED_WORKER="0",
-            PYTHONUNBUFFERED="1",
-        )
-        env.pop("REDIS_URL", None)
-        self.log = log.open("wb")
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "remi_site.asgi:application",
-            ],
-            cwd=root,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline or self.proc.poll() is not None:
-                    self.stop()
-                    raise RuntimeError(f"daphne did not start: {log.read_text()}") from None
-                time.sleep(0.1)
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
+def _serve(root: Path, port: int, sites: dict[str, Any]) -> LiveServer:
+    """daphne serving the site found at ``root`` on ``port`` and the fixture's own database
+    (DEBUG: files through the finders; no worker: practice asks the server nothing)."""
+    return start_daphne(
+        sites["logs"],
+        name=root.name,
+        root=root,
+        port=port,
+        database_url=f"sqlite:///{sites['database']}",
+        embedded_worker=False,
+        env={"DJANGO_DEBUG": "1", "REDIS_URL": ""},
+    )
 
 
 @pytest.fixture
@@ -111,7 +62,7 @@ def sites(tmp_path: Path) -> dict[str, Any]:
     (copy / "node_modules").symlink_to(ROOT / "node_modules")
     rules = copy / "games" / "engine" / "rules.py"
     rules.write_text(rules.read_text() + "\n# A new engine: this line is all that changed.\n")
-    return {"database": database, "copy": copy, "port": _free_port(), "logs": tmp_path}
+    return {"database": database, "copy": copy, "port": free_port(), "logs": tmp_path}
 
 
 def test_a_new_engine_replaces_the_cached_one_on_the_next_online_visit(
@@ -119,9 +70,9 @@ def test_a_new_engine_replaces_the_cached_one_on_the_next_online_visit(
 ) -> None:
     port = sites["port"]
     url = f"http://127.0.0.1:{port}/practice/?delay=0"
-    server = Server(ROOT, port, sites["database"], sites["logs"] / "old.log")
-    context = browser.new_context()
-    page = context.new_page()
+    server = _serve(ROOT, port, sites)
+    page = open_path(browser, server_url="", path="")
+    context = page.context
     try:
         page.goto(url)
         page.wait_for_function(
@@ -131,7 +82,7 @@ def test_a_new_engine_replaces_the_cached_one_on_the_next_online_visit(
     finally:
         server.stop()
 
-    server = Server(sites["copy"], port, sites["database"], sites["logs"] / "new.log")
+    server = _serve(sites["copy"], port, sites)
     try:
         page.reload()
         page.wait_for_function(f"{STATE} === 'setup'", timeout=120_000)
@@ -166,4 +117,5 @@ def test_a_new_engine_replaces_the_cached_one_on_the_next_online_visit(
              "start", {variant: "gin", options: {}, levels: [null, "easy"], names: ["A", "B"]})"""
     )
     assert started["ok"]["frame"]["view"]["variant"] == "gin"
+    assert js_errors(page) == []
     context.close()

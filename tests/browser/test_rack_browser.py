@@ -19,15 +19,14 @@ joker by dropping the card it stands for on it. Screenshots go to tests/browser/
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games import engine
 from tests.browser.tablekit import (
+    Screenshot,
     click,
     drag,
     free_run,
@@ -35,6 +34,7 @@ from tests.browser.tablekit import (
     js_errors,
     no_sideways_scroll,
     open_page,
+    open_path,
     rack_settled,
     rack_slots,
     rig,
@@ -47,12 +47,7 @@ from tests.browser.tablekit import (
     wait_version,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = pytest.mark.timeout(240)
 
 
 def _ids(state: Any, seat: int) -> dict[str, str]:
@@ -113,7 +108,7 @@ def remik51(transactional_db: None) -> dict[str, Any]:
 
 
 def test_a_remik51_round_through_the_rack(
-    remik51: dict[str, Any], server_url: str, browser: Any, artifacts: Path
+    remik51: dict[str, Any], server_url: str, browser: Any, screenshot: Screenshot
 ) -> None:
     match_id = remik51["match"].pk
     ids = remik51["ids"]
@@ -165,7 +160,7 @@ def test_a_remik51_round_through_the_rack(
     assert version(ala) == start
     assert rack_slots(ala) == arranged
     _wait_ready(ala)
-    ala.screenshot(path=str(artifacts / "rack-desktop-ready.png"), full_page=True)
+    screenshot(ala, "rack-desktop-ready.png")
 
     click(ala, "Lay down all (2 melds, 63 points)")
     wait_version(ala, start + 1)
@@ -193,7 +188,7 @@ def test_a_remik51_round_through_the_rack(
     bartek.locator('[data-key="discard-here"]').tap()
     wait_version(ala, start + 4)
     assert no_sideways_scroll(bartek)
-    bartek.screenshot(path=str(artifacts / "rack-phone-390x844.png"), full_page=True)
+    screenshot(bartek, "rack-phone-390x844.png")
 
     # Ala draws KS and drops it on her run (a lay-off, RMI-UI-9), then lays it down.
     click(ala, "Draw from stock")
@@ -296,7 +291,7 @@ def remi_row(transactional_db: None) -> dict[str, Any]:
 
 
 def test_remi_deep_take_with_preview_and_a_joker_buy_back(
-    remi_row: dict[str, Any], server_url: str, browser: Any, artifacts: Path
+    remi_row: dict[str, Any], server_url: str, browser: Any, screenshot: Screenshot
 ) -> None:
     match_id = remi_row["match"].pk
     ids = remi_row["ids"]
@@ -331,7 +326,7 @@ def test_remi_deep_take_with_preview_and_a_joker_buy_back(
     points = remi_row["points"]
     assert ala.locator("#hand .block-value").first.inner_text() == str(points)
     assert no_sideways_scroll(ala)  # a block that wraps to the next row keeps its value inside the rack
-    ala.screenshot(path=str(artifacts / "rack-phone-remi-deep-take.png"), full_page=True)
+    screenshot(ala, "rack-phone-remi-deep-take.png")
     click(ala, f"Lay down all (1 meld, {points} points)")
     wait_version(ala, start + 1)
     assert ala.locator(".table-melds .table-meld").count() == 2
@@ -377,7 +372,7 @@ def test_remi_deep_take_with_preview_and_a_joker_buy_back(
 
 
 def test_large_cards_and_four_colours_are_kept_with_the_account(
-    remik51: dict[str, Any], server_url: str, browser: Any, artifacts: Path
+    remik51: dict[str, Any], server_url: str, browser: Any, screenshot: Screenshot
 ) -> None:
     from django.contrib.auth import get_user_model
 
@@ -396,7 +391,7 @@ def test_large_cards_and_four_colours_are_kept_with_the_account(
     assert _card(page, ids["5D"]).evaluate(colour) != _card(page, ids["8H"]).evaluate(colour)
     assert _card(page, ids["2C"]).evaluate(colour) != _card(page, ids["9S"]).evaluate(colour)
     assert _card(page, ids["5D"]).get_attribute("aria-label") == "five of diamonds"
-    page.screenshot(path=str(artifacts / "rack-phone-large-four-colour.png"), full_page=True)
+    screenshot(page, "rack-phone-large-four-colour.png")
     assert no_sideways_scroll(page)
 
     # Another browser (a new context, no localStorage) gets the account's choice.
@@ -461,15 +456,10 @@ def test_remi_the_atu_dragged_into_a_rack_meld(
 
 def test_frames_without_seats_still_render(remik51: dict[str, Any], server_url: str, browser: Any) -> None:
     """An older server sends no ``seats``: the table plays on, with no seat states shown."""
-    from django.conf import settings
-
-    ctx = browser.new_context()
-    ctx.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": remik51["ala"].cookie, "url": server_url}]
-    )
+    page = open_path(browser, server_url, "", remik51["ala"].cookie)
     # Every state frame the page reads (the one in the page and those from the socket) loses its
     # "seats", as an older server wrote them.
-    ctx.add_init_script(
+    page.add_init_script(
         """(() => {
           const parse = JSON.parse;
           JSON.parse = function (text, reviver) {
@@ -479,7 +469,6 @@ def test_frames_without_seats_still_render(remik51: dict[str, Any], server_url: 
           };
         })();"""
     )
-    page = ctx.new_page()
     page.goto(f"{server_url}/matches/{remik51['match'].pk}/")
     wait_live(page)
     start = version(page)

@@ -8,12 +8,13 @@ the secret); the play is made by clicking the page.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import (
+
+from games import engine
+from games.engine.families.rummy_moves import play_options
+from tests.browser.tablekit import (
     click,
     hand,
     js_errors,
@@ -25,20 +26,6 @@ from tablekit import (
     version,
     wait_version,
 )
-
-from games import engine
-from games.engine.families.rummy_moves import play_options
-
-CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip(
-        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
-    )
-pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
-)
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 
 
 @pytest.fixture

@@ -8,13 +8,14 @@ the secret); the take is made by clicking the page.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import (
+
+from games.engine import view_for
+from games.engine.families.rummy_moves import take_options
+from tests.browser.tablekit import (
     Seat,
     click,
     hand,
@@ -26,20 +27,6 @@ from tablekit import (
     version,
     wait_version,
 )
-
-from games.engine import view_for
-from games.engine.families.rummy_moves import take_options
-
-CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip(
-        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
-    )
-pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
-)
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 
 
 @dataclass(frozen=True)

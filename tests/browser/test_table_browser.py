@@ -14,43 +14,21 @@ Screenshots at 390x844 and at desktop size go to tests/browser/artifacts/.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import engine, services
 from games.engine.bots import choose_move
 from games.engine.families.rummy_moves import play_options, take_options
 from games.models import Match
-
-CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run sets REQUIRE_BROWSER
-    pytest.skip(
-        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
-    )
-pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
-)
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
+from tests.browser import tablekit
+from tests.browser.tablekit import Seat
 
 NAMES = ("ala", "bartek")
-
-
-@dataclass(frozen=True)
-class Seat:
-    name: str
-    cookie: str
-    seat: int | None
 
 
 @dataclass(frozen=True)
@@ -85,72 +63,30 @@ def _secret_for_the_test() -> tuple[bytes, str, list[list[str]]]:
     raise AssertionError("no suitable secret among the candidates")
 
 
-def _cookie(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
 @pytest.fixture
 def table(transactional_db: None) -> TableSetup:
-    make = get_user_model().objects.create_user
-    users = [make(username=name, password=None) for name in (*NAMES, "celina")]
-    room = services.room_create(
-        owner=users[0], name="Browser table", variant="remik51", options={}, seats=2, turn_seconds=3600
-    )
-    for index, user in enumerate(users[:2]):
-        services.seat_take(room=room, user=user, index=index)
+    users = tablekit.users(3)
     secret, card, opening = _secret_for_the_test()
-    with mock.patch("secrets.token_bytes", return_value=secret):
-        match = services.match_start(room=room)
+    match = tablekit.start_match("remik51", {}, users[:2], secret, name="Browser table")
     dealer = match.game_state().turn
-    seats = [Seat(NAMES[i], _cookie(users[i]), i) for i in range(2)]
+    seats = [tablekit.seat_of(users, i) for i in range(2)]
     return TableSetup(
         match_id=match.pk,
         mover=seats[dealer],
         other=seats[1 - dealer],
-        spectator=Seat("celina", _cookie(users[2]), None),
+        spectator=Seat("celina", tablekit.cookie(users[2]), None),
         dealer_discard=card,
         opening=opening,
     )
 
 
-def _open(browser: Any, server_url: str, match_id: int, seat: Seat, **context: Any) -> Any:
-    ctx = browser.new_context(**context)
-    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seat.cookie, "url": server_url}])
-    page = ctx.new_page()
-    page.goto(f"{server_url}/matches/{match_id}/")
-    _wait_live(page)
-    return page
-
-
-def _wait_live(page: Any) -> None:
-    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
-
-
-def _version(page: Any) -> int:
-    return int(page.get_attribute("#table-app", "data-version"))
-
-
-def _wait_version(page: Any, version: int) -> None:
-    page.wait_for_selector(f'#table-app[data-version="{version}"][data-pending="false"]', timeout=15000)
-
-
-def _hand(page: Any) -> list[str]:
-    return sorted(page.eval_on_selector_all("#hand button.card", "els => els.map(e => e.dataset.card)"))
-
-
-def _click(page: Any, name: str) -> None:
-    page.get_by_role("button", name=name, exact=True).click()
-
-
 def test_two_players_play_through_the_page(
-    table: TableSetup, server_url: str, browser: Any, artifacts: Path
+    table: TableSetup, server_url: str, browser: Any, screenshot: tablekit.Screenshot
 ) -> None:
-    mover = _open(browser, server_url, table.match_id, table.mover)
-    other = _open(browser, server_url, table.match_id, table.other)
-    watcher = _open(browser, server_url, table.match_id, table.spectator)
-    start = _version(mover)
+    mover = tablekit.open_page(browser, server_url, table.match_id, table.mover)
+    other = tablekit.open_page(browser, server_url, table.match_id, table.other)
+    watcher = tablekit.open_page(browser, server_url, table.match_id, table.spectator)
+    start = tablekit.version(mover)
 
     # Every seat's name, card count and whose turn it is.
     for page in (mover, other, watcher):
@@ -166,65 +102,65 @@ def test_two_players_play_through_the_page(
     assert card.get_attribute("aria-label")  # a spoken name such as "queen of hearts"
     card.click()
     assert card.get_attribute("aria-pressed") == "true"
-    _click(mover, "Discard selected")
-    _wait_version(other, start + 1)
+    tablekit.click(mover, "Discard selected")
+    tablekit.wait_version(other, start + 1)
     assert other.locator(f'.discards [data-card="{table.dealer_discard}"]').count() == 1
     assert other.inner_text("#turn-line") == "Your turn: draw a card"
-    _wait_version(mover, start + 1)  # the mover's own frame may come after the other's
+    tablekit.wait_version(mover, start + 1)  # the mover's own frame may come after the other's
     assert "13 cards" in mover.locator(".player.me").inner_text()
 
     # The other player draws from the stock.
-    _click(other, "Draw from stock")
-    _wait_version(other, start + 2)
-    assert len(_hand(other)) == 14
-    _wait_version(mover, start + 2)
+    tablekit.click(other, "Draw from stock")
+    tablekit.wait_version(other, start + 2)
+    assert len(tablekit.hand(other)) == 14
+    tablekit.wait_version(mover, start + 2)
     assert "drew from the stock" in mover.inner_text("#tbl-events")
 
     # An illegal action: a "meld" of two cards. The server refuses it with its reason; nothing changes.
-    before = _hand(other)
+    before = tablekit.hand(other)
     other.locator("#hand button.card").nth(0).click()
     other.locator("#hand button.card").nth(1).click()
-    _click(other, "New meld from selected")
-    _click(other, "Lay down")
+    tablekit.click(other, "New meld from selected")
+    tablekit.click(other, "Lay down")
     other.wait_for_selector("#move-error:has(code)", timeout=10000)
     assert other.inner_text("#move-error code") == "too_few_cards"
     assert "at least 3 cards" in other.inner_text("#move-error")
-    assert _version(other) == start + 2
-    _click(other, "Clear")
-    assert _hand(other) == before
+    assert tablekit.version(other) == start + 2
+    tablekit.click(other, "Clear")
+    assert tablekit.hand(other) == before
 
     # A reload in the middle of the turn comes back to the same state.
     other.reload()
-    _wait_live(other)
-    assert _version(other) == start + 2
-    assert _hand(other) == before
+    tablekit.wait_live(other)
+    assert tablekit.version(other) == start + 2
+    assert tablekit.hand(other) == before
     assert other.get_by_role("button", name="Discard selected").count() == 1
 
     # Lay down the suggested opening, then discard.
     opening = other.locator("#opening")
     assert "ready to open" in opening.inner_text()
-    _click(other, "Use suggested opening")
+    tablekit.click(other, "Use suggested opening")
     assert other.locator(".draft-meld").count() == len(table.opening)
-    _click(other, "Lay down")
-    _wait_version(other, start + 3)
+    tablekit.click(other, "Lay down")
+    tablekit.wait_version(other, start + 3)
     laid = sum(len(meld) for meld in table.opening)
-    assert len(_hand(other)) == 14 - laid
+    assert len(tablekit.hand(other)) == 14 - laid
     for page in (mover, watcher):
-        _wait_version(page, start + 3)
+        tablekit.wait_version(page, start + 3)
         assert page.locator(".table-melds .table-meld").count() == len(table.opening)
         assert "opened" in page.locator(".player", has_text=table.other.name).inner_text()
 
-    other.screenshot(path=str(artifacts / "table-desktop-player.png"), full_page=True)
+    screenshot(other, "table-desktop-player.png")
     last = other.locator("#hand button.card").nth(0)
     discarded = last.get_attribute("data-card")
     last.click()
-    _click(other, "Discard selected")
-    _wait_version(mover, start + 4)
+    tablekit.click(other, "Discard selected")
+    tablekit.wait_version(mover, start + 4)
     assert mover.inner_text("#turn-line") == "Your turn: draw a card"
     assert mover.locator(f'.discards [data-card="{discarded}"]').count() == 1
 
     # The spectator sees the table, and no hand and no controls.
-    _wait_version(watcher, start + 4)
+    tablekit.wait_version(watcher, start + 4)
     assert watcher.locator("#hand").count() == 0
     assert watcher.locator("#controls").count() == 0
     assert "hand is shown" in watcher.inner_text(".spectator-note")
@@ -235,18 +171,18 @@ def test_two_players_play_through_the_page(
         ("phone-390x844", {"width": 390, "height": 844}),
         ("desktop-1280x900", {"width": 1280, "height": 900}),
     ):
-        page = _open(browser, server_url, table.match_id, table.mover, viewport=size)
+        page = tablekit.open_page(browser, server_url, table.match_id, table.mover, viewport=size)
         no_sideways_scroll = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert no_sideways_scroll, f"the {name} page scrolls sideways"
-        page.screenshot(path=str(artifacts / f"table-{name}.png"), full_page=True)
+        screenshot(page, f"table-{name}.png")
         page.context.close()
 
 
 def test_a_command_whose_answer_was_lost_is_resent_with_the_same_id(
     table: TableSetup, server_url: str, browser: Any
 ) -> None:
-    mover = _open(browser, server_url, table.match_id, table.mover)
-    start = _version(mover)
+    mover = tablekit.open_page(browser, server_url, table.match_id, table.mover)
+    start = tablekit.version(mover)
     commands: list[dict[str, Any]] = []
     answers: list[dict[str, Any]] = []
     dropped: list[bool] = []
@@ -277,31 +213,29 @@ def test_a_command_whose_answer_was_lost_is_resent_with_the_same_id(
     other = _open_routed(browser, server_url, table.match_id, table.other, route)
     # The dealer discards so that the other player can draw.
     mover.locator(f'#hand button[data-card="{table.dealer_discard}"]').click()
-    _click(mover, "Discard selected")
-    _wait_version(other, start + 1)
+    tablekit.click(mover, "Discard selected")
+    tablekit.wait_version(other, start + 1)
 
-    _click(other, "Draw from stock")
+    tablekit.click(other, "Draw from stock")
     other.wait_for_selector("#conn-status:has-text('Reconnecting')", timeout=10000)
-    _wait_version(other, start + 2)
-    _wait_live(other)
+    tablekit.wait_version(other, start + 2)
+    tablekit.wait_live(other)
 
     moves = [c for c in commands if c["move"] == {"kind": "draw"}]
     assert len(moves) == 2, commands
     assert moves[0]["id"] == moves[1]["id"]
     assert moves[0]["version"] == moves[1]["version"] == start + 1
     assert {"type": "ack", "id": moves[0]["id"], "version": start + 2, "duplicate": True} in answers
-    assert len(_hand(other)) == 14  # drawn once, not twice
+    assert len(tablekit.hand(other)) == 14  # drawn once, not twice
 
 
 def _open_routed(
     browser: Any, server_url: str, match_id: int, seat: Seat, route: Callable[[Any], None]
 ) -> Any:
-    ctx = browser.new_context()
-    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seat.cookie, "url": server_url}])
-    page = ctx.new_page()
+    page = tablekit.open_path(browser, server_url, "", seat.cookie)
     page.route_web_socket(re.compile(r".*/ws/match/\d+/$"), route)
     page.goto(f"{server_url}/matches/{match_id}/")
-    _wait_live(page)
+    tablekit.wait_live(page)
     return page
 
 
@@ -320,15 +254,8 @@ def remi_row(transactional_db: None) -> RowTake:
 
     Deterministic: the secret is fixed, and so are the bot's moves.
     """
-    make = get_user_model().objects.create_user
-    users = [make(username=name, password=None) for name in NAMES]
-    room = services.room_create(
-        owner=users[0], name="Row", variant="remi", options={"max_players": 2}, seats=2, turn_seconds=3600
-    )
-    for index, user in enumerate(users):
-        services.seat_take(room=room, user=user, index=index)
-    with mock.patch("secrets.token_bytes", return_value=b"browser remi row"):
-        match = services.match_start(room=room)
+    users = tablekit.users(2)
+    match = tablekit.start_match("remi", {"max_players": 2}, users, b"browser remi row", name="Row")
     for _ in range(600):
         match = Match.objects.get(pk=match.pk)
         state = match.game_state()
@@ -343,7 +270,7 @@ def remi_row(transactional_db: None) -> RowTake:
                 if depth > 1 and plain and not any(card.is_joker for card in meld):
                     return RowTake(
                         match_id=match.pk,
-                        player=Seat(NAMES[seat], _cookie(users[seat]), seat),
+                        player=tablekit.seat_of(users, seat),
                         card=str(take.card),
                         meld=[str(card) for card in meld],
                         along=[str(card) for card in state.discard[index + 1 :]],
@@ -354,9 +281,9 @@ def remi_row(transactional_db: None) -> RowTake:
 
 
 def test_a_remi_player_breaks_the_row_deep_down(remi_row: RowTake, server_url: str, browser: Any) -> None:
-    page = _open(browser, server_url, remi_row.match_id, remi_row.player)
-    start = _version(page)
-    hand_before = _hand(page)
+    page = tablekit.open_page(browser, server_url, remi_row.match_id, remi_row.player)
+    start = tablekit.version(page)
+    hand_before = tablekit.hand(page)
 
     page.locator(f'.discards button[data-card="{remi_row.card}"]').click()
     # The picked card and every card above it are shown coming into the hand.
@@ -373,7 +300,7 @@ def test_a_remi_player_breaks_the_row_deep_down(remi_row: RowTake, server_url: s
         if card != remi_row.card:
             page.locator(f'#hand button[data-card="{card}"]').click()
     assert page.locator('#hand button[aria-pressed="true"]').count() == len(remi_row.meld)
-    _click(page, "New meld from selected")
+    tablekit.click(page, "New meld from selected")
     # Put the new meld in the engine's order (the hand sorts an ace after the king).
     wanted = remi_row.meld
     for position, card in enumerate(wanted):
@@ -384,58 +311,36 @@ def test_a_remi_player_breaks_the_row_deep_down(remi_row: RowTake, server_url: s
         while at > position:
             page.locator(".draft-meld .shift button").nth(2 * at).click()
             at -= 1
-    _click(page, "Take and lay down")
-    _wait_version(page, start + 1)
+    tablekit.click(page, "Take and lay down")
+    tablekit.wait_version(page, start + 1)
 
     assert page.inner_text("#move-error") == ""
     new_meld = page.locator(".table-melds .table-meld").last
     assert new_meld.locator(".card").evaluate_all("els => els.map(e => e.dataset.card)") == wanted
-    assert len(_hand(page)) == len(hand_before) + len(remi_row.along) + 1 - len(wanted)
+    assert len(tablekit.hand(page)) == len(hand_before) + len(remi_row.along) + 1 - len(wanted)
     assert page.locator(f'.discards [data-card="{remi_row.card}"]').count() == 0
     assert page.get_by_role("button", name="Discard selected").count() == 1
 
 
-def _play_with_bots_until(match: Match, users: list[Any], done: Callable[[Any], bool]) -> Match:
-    """Play the bot's moves for both (human) seats through the service until ``done(state)``."""
-    for _ in range(3000):
-        match = Match.objects.get(pk=match.pk)
-        state = match.game_state()
-        if done(state):
-            return match
-        move = choose_move(engine.view_for(state, state.turn))
-        services.move_submit(
-            match_id=match.pk, user=users[state.turn], move=move, expected_version=match.version
-        )
-    raise AssertionError("the match did not get there")
-
-
 def _remi_match(options: dict[str, Any], secret: bytes) -> tuple[Match, list[Any]]:
-    make = get_user_model().objects.create_user
-    users = [make(username=name, password=None) for name in NAMES]
-    room = services.room_create(
-        owner=users[0], name="Remi", variant="remi", options=options, seats=2, turn_seconds=3600
-    )
-    for index, user in enumerate(users):
-        services.seat_take(room=room, user=user, index=index)
-    with mock.patch("secrets.token_bytes", return_value=secret):
-        match = services.match_start(room=room)
-    return match, users
+    users = tablekit.users(2)
+    return tablekit.start_match("remi", options, users, secret, name="Remi"), users
 
 
 @pytest.fixture
 def finished(transactional_db: None) -> tuple[int, Seat, list[str]]:
     """A one-round Remi match played to its end."""
     match, users = _remi_match({"max_players": 2, "rounds": 1}, b"browser remi finished")
-    match = _play_with_bots_until(match, users, lambda state: state.is_over)
+    match = tablekit.play_bots_until(match, users, lambda state: state.is_over)
     winners = [NAMES[seat] for seat in match.game_state().winners]
-    return match.pk, Seat(NAMES[0], _cookie(users[0]), 0), winners
+    return match.pk, tablekit.seat_of(users, 0), winners
 
 
 def test_the_end_of_the_match_shows_the_winners_and_the_scores(
     finished: tuple[int, Seat, list[str]], server_url: str, browser: Any
 ) -> None:
     match_id, seat, winners = finished
-    page = _open(browser, server_url, match_id, seat)
+    page = tablekit.open_page(browser, server_url, match_id, seat)
 
     banner = page.inner_text("#tbl-banner")
     assert "Match over" in banner
@@ -451,21 +356,21 @@ def paused(transactional_db: None, settings: Any) -> tuple[int, Seat, str]:
     """A Remi match just after its first round ended, with a long pause before the next one."""
     settings.ROUND_PAUSE_SECONDS = 120
     match, users = _remi_match({"max_players": 2, "rounds": 3}, b"browser remi pause")
-    match = _play_with_bots_until(match, users, lambda state: state.round_no == 2)
+    match = tablekit.play_bots_until(match, users, lambda state: state.round_no == 2)
     from games import selectors
 
     if "clock" not in selectors.match_frame_for(match_id=match.pk, user=users[0]):
         pytest.skip("state frames carry no clock yet")
     seat = match.game_state().turn
     commitment = match.rounds.get(number=2).commitment
-    return match.pk, Seat(NAMES[seat], _cookie(users[seat]), seat), commitment
+    return match.pk, tablekit.seat_of(users, seat), commitment
 
 
 def test_the_pause_between_rounds_counts_down_with_the_round_lines(
-    paused: tuple[int, Seat, str], server_url: str, browser: Any, artifacts: Path
+    paused: tuple[int, Seat, str], server_url: str, browser: Any, screenshot: tablekit.Screenshot
 ) -> None:
     match_id, seat, commitment = paused
-    page = _open(browser, server_url, match_id, seat)
+    page = tablekit.open_page(browser, server_url, match_id, seat)
 
     banner = page.inner_text("#tbl-banner")
     assert "Round 1 is over" in banner
@@ -479,7 +384,7 @@ def test_the_pause_between_rounds_counts_down_with_the_round_lines(
     # The next deal's commitment is on the table before anyone plays it (the one stored for it).
     assert page.get_attribute("#fair-deal", "data-commitment") == commitment
     assert commitment[:16] in page.inner_text("#fair-deal")
-    page.screenshot(path=str(artifacts / "table-pause.png"))
+    screenshot(page, "table-pause.png", full_page=False)
 
 
 @dataclass(frozen=True)
@@ -494,16 +399,9 @@ class JokerSwap:
 def joker_swap(request: pytest.FixtureRequest, transactional_db: None) -> JokerSwap:
     """A match played by the bot for both seats until the seat to move can exchange a joker."""
     variant = request.param
-    make = get_user_model().objects.create_user
-    users = [make(username=name, password=None) for name in NAMES]
+    users = tablekit.users(2)
     options = {"max_players": 2} if variant == "remi" else {}
-    room = services.room_create(
-        owner=users[0], name="Joker", variant=variant, options=options, seats=2, turn_seconds=3600
-    )
-    for index, user in enumerate(users):
-        services.seat_take(room=room, user=user, index=index)
-    with mock.patch("secrets.token_bytes", return_value=b"x0"):
-        match = services.match_start(room=room)
+    match = tablekit.start_match(variant, options, users, b"x0", name="Joker")
     found: list[Any] = []
 
     def can_swap(state: Any) -> bool:
@@ -512,20 +410,20 @@ def joker_swap(request: pytest.FixtureRequest, transactional_db: None) -> JokerS
         found[:] = [p for p in play_options(state, state.turn) if p.exchanges and not p.layoffs]
         return bool(found)
 
-    match = _play_with_bots_until(match, users, can_swap)
+    match = tablekit.play_bots_until(match, users, can_swap)
     state = match.game_state()
     seat = state.turn
     return JokerSwap(
         match_id=match.pk,
-        player=Seat(NAMES[seat], _cookie(users[seat]), seat),
+        player=tablekit.seat_of(users, seat),
         move=engine.move_to_json(found[0]),
         hand=[str(card) for card in state.hands[seat]],
     )
 
 
 def test_a_joker_is_exchanged_through_the_page(joker_swap: JokerSwap, server_url: str, browser: Any) -> None:
-    page = _open(browser, server_url, joker_swap.match_id, joker_swap.player)
-    start = _version(page)
+    page = tablekit.open_page(browser, server_url, joker_swap.match_id, joker_swap.player)
+    start = tablekit.version(page)
     move = joker_swap.move
     (exchange,) = move["exchanges"]
 
@@ -539,7 +437,7 @@ def test_a_joker_is_exchanged_through_the_page(joker_swap: JokerSwap, server_url
             card = text.split("(")[0]
             freed = card.startswith("JK") and card not in joker_swap.hand
             page.locator(f'#hand button[data-card="{"JK" if freed else card}"]').click()
-        _click(page, "New meld from selected")
+        tablekit.click(page, "New meld from selected")
         for position, text in enumerate(meld):
             card = text.split("(")[0]
             shown = page.locator(".draft-meld").last.locator(".draft-card .card")
@@ -555,15 +453,15 @@ def test_a_joker_is_exchanged_through_the_page(joker_swap: JokerSwap, server_url
                     .nth(sum(t.startswith("JK") for t in meld[:position]))
                 )
                 select.select_option(text.split("(")[1].rstrip(")"))
-    _click(page, "Lay down")
-    _wait_version(page, start + 1)
+    tablekit.click(page, "Lay down")
+    tablekit.wait_version(page, start + 1)
 
     assert page.inner_text("#move-error") == ""
     swapped = page.locator(f'.table-meld[data-meld="{exchange["meld"]}"] .card')
     assert exchange["card"] in swapped.evaluate_all("els => els.map(e => e.dataset.card)")
     laid = sum(len(meld) for meld in move.get("melds", []))
     # Out: the card put in the joker's place and the cards melded; in: the joker.
-    assert len(_hand(page)) == len(joker_swap.hand) - 1 - laid + 1
+    assert len(tablekit.hand(page)) == len(joker_swap.hand) - 1 - laid + 1
 
 
 def _tab_to(page: Any, selector: str, limit: int = 60) -> None:
@@ -575,8 +473,8 @@ def _tab_to(page: Any, selector: str, limit: int = 60) -> None:
 
 
 def test_a_turn_can_be_played_with_the_keyboard(table: TableSetup, server_url: str, browser: Any) -> None:
-    page = _open(browser, server_url, table.match_id, table.mover)
-    start = _version(page)
+    page = tablekit.open_page(browser, server_url, table.match_id, table.mover)
+    start = tablekit.version(page)
 
     _tab_to(page, "#hand button.card")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
@@ -588,7 +486,7 @@ def test_a_turn_can_be_played_with_the_keyboard(table: TableSetup, server_url: s
     assert page.get_attribute(f'#hand button[data-card="{card}"]', "aria-pressed") == "true"
     _tab_to(page, '[data-key="discard"]')
     page.keyboard.press("Enter")
-    _wait_version(page, start + 1)
+    tablekit.wait_version(page, start + 1)
 
     assert page.locator(f'.discards [data-card="{card}"]').count() == 1
-    assert card not in _hand(page)
+    assert card not in tablekit.hand(page)

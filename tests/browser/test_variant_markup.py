@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from tablekit import play_bots_until, start_match, users
 
 from games import engine
+from tests.browser.tablekit import play_bots_until, start_match, users
 
 EXPECTED = {
     "gin": ("Face-up pile", "Up-card", "knock with up to 10 loose points"),

@@ -9,14 +9,15 @@ page; a screenshot of each goes to tests/browser/artifacts/table-<variant>-390x8
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import (
+
+from games import engine
+from tests.browser.tablekit import (
+    Screenshot,
     Seat,
     js_errors,
     no_sideways_scroll,
@@ -27,19 +28,6 @@ from tablekit import (
     start_match,
     users,
 )
-
-from games import engine
-
-CHROMIUM = Path("/usr/bin/chromium")  # as in conftest.py
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip(
-        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
-    )
-pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need the playwright package (requirements-dev.txt)"
-)
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 
 
 def _melds_and_my_play(state: Any) -> bool:
@@ -97,7 +85,7 @@ def scene(request: pytest.FixtureRequest, transactional_db: None) -> tuple[str, 
 
 
 def test_each_variant_on_a_phone(
-    scene: tuple[str, int, Any, Scene, Seat], server_url: str, browser: Any, artifacts: Path
+    scene: tuple[str, int, Any, Scene, Seat], server_url: str, browser: Any, screenshot: Screenshot
 ) -> None:
     variant, match_id, seat, setup, spectator = scene
     page = open_page(browser, server_url, match_id, seat, viewport={"width": 390, "height": 844})
@@ -108,7 +96,7 @@ def test_each_variant_on_a_phone(
     assert page.locator("#controls button").count() >= 1
     assert page.inner_text("#move-error") == ""
     assert no_sideways_scroll(page), f"the {variant} table scrolls sideways"
-    page.screenshot(path=str(artifacts / f"table-{variant}-390x844.png"), full_page=True)
+    screenshot(page, f"table-{variant}-390x844.png")
     assert js_errors(page) == []
 
     # A spectator sees the same table, no hand and no controls.
@@ -130,7 +118,7 @@ def finished(request: pytest.FixtureRequest, transactional_db: None) -> tuple[st
 
 
 def test_a_finished_match_shows_its_result(
-    finished: tuple[str, int, Any, Any], server_url: str, browser: Any, artifacts: Path
+    finished: tuple[str, int, Any, Any], server_url: str, browser: Any, screenshot: Screenshot
 ) -> None:
     variant, match_id, seat, state = finished
     page = open_page(browser, server_url, match_id, seat, viewport={"width": 390, "height": 844})
@@ -152,4 +140,4 @@ def test_a_finished_match_shows_its_result(
     else:
         assert "+" in page.locator(".scores-table tbody tr").first.inner_text()  # points for cards laid
     assert no_sideways_scroll(page)
-    page.screenshot(path=str(artifacts / f"table-{variant}-over-390x844.png"), full_page=True)
+    screenshot(page, f"table-{variant}-over-390x844.png")

@@ -149,6 +149,37 @@ def test_the_profile_shows_each_rating_with_a_chart_win_rate_and_matches(people:
     )
 
 
+#: The SVG attributes that hold numbers (coordinates, sizes); a browser reads them with a dot.
+NUMERIC = {"x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "dy", "stroke-width"}
+
+
+@pytest.mark.parametrize("language", ["pl", "ro", "en"])
+def test_the_chart_numbers_have_no_decimal_comma_in_any_language(people: list[Any], language: str) -> None:
+    """Issue 14, item 7: in Polish and Romanian the chart's coordinates read ``204,0``."""
+    ala, bartek, _, _ = people
+    play_ranked([ala, bartek])
+    client = Client()
+    client.cookies["django_language"] = language
+
+    page = client.get("/u/ala/").content.decode()
+
+    assert f'<html lang="{language}"' in page
+    svg = svg_of(page)
+    numbers = [
+        value
+        for element in svg.iter()
+        for name, value in element.attrib.items()
+        if name in NUMERIC or (name == "viewBox")
+    ]
+    assert len(numbers) > 20
+    for value in numbers:
+        for part in value.split():
+            float(part)  # raises on "204,0"
+    for point in svg.find(f"{SVG}polyline").get("points").split():
+        x, y = point.split(",")
+        float(x), float(y)
+
+
 def test_a_profile_without_rated_matches_says_so(make_user: Any) -> None:
     make_user("newbie")
     page = Client().get("/u/newbie/").content.decode()

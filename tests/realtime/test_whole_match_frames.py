@@ -314,7 +314,8 @@ def _check_reveals(game: Game, revealed: dict[int, str | None]) -> None:
     }
 
 
-@pytest.mark.timeout(60)
+# A hang guard, not a time limit: ~5 s on an idle machine, ten times that on a crowded one.
+@pytest.mark.timeout(240)
 @pytest.mark.parametrize(
     ("variant", "options", "rounds"),
     [("remik51", {"penalty_limit": 80}, 1), ("remi", {"rounds": 2, "max_players": 3}, 2)],

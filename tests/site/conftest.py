@@ -11,9 +11,10 @@ def _empty_cache() -> None:
     # Counters kept in the cache (registrations per address) must not carry over between tests.
     # Only this run's keys: on Redis, cache.clear() would empty the database for every pytest-xdist
     # worker (and run) sharing it, wiping the counters of a test running beside this one.
-    from django.core.cache import cache
+    from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 
+    cache = caches["default"]  # the backend itself (django.core.cache.cache is a proxy)
     if isinstance(cache, RedisCache):
         client = cache._cache.get_client(write=True)
         keys = list(client.scan_iter(match=f"{cache.key_prefix}:*"))

@@ -4,6 +4,7 @@
 // view say what may be tried, and the server answers.
 
 import { compareKeys, sortKey } from "./cards.js";
+import { mount as mountChat } from "./chat.js";
 import { MatchConnection, newCommandId } from "./connection.js";
 import { h, patch } from "../dom.js";
 import { t } from "../i18n.js";
@@ -13,6 +14,7 @@ import { familyOf, takeAlone } from "./families/index.js";
 import { DRAWERS, drawerHead, renderHelp, renderLog, renderSeats, renderTopBar } from "./layout.js";
 import { seatName } from "./widgets.js";
 import * as Rack from "./rack.js";
+import { mount as mountRematch } from "./rematch.js";
 import {
   describeEvents,
   facts,
@@ -90,7 +92,7 @@ const model = {
   pendingAt: null, // where the command waiting for its answer came from
   rack: { slots: Rack.load(rackKey) }, // the order of the cards on the rack (rack.js)
   rackSig: "", // the blocks and move the rack check was asked about
-  rackCheck: null, // {sig, data}: the server's answer (games/views_rack.py)
+  rackCheck: null, // {sig, data}: the server's answer (games/views/table.py)
   rackCheckError: false,
   atuOnRack: false, // the player put the atu on the rack (RMI-UI-11)
   wantSlot: null, // {key, index}: a card dragged from the discards onto the rack, placed when it arrives
@@ -436,7 +438,7 @@ setInterval(() => {
   if (pause && f.paused) pause.textContent = formatSeconds((f.clock.resume_at - f.now) / 1000);
 }, 250);
 
-// --- the rack's question to the server (games/views_rack.py) -------------------------------------
+// --- the rack's question to the server (games/views/table.py) -------------------------------------
 
 function rackQuery(f) {
   if (!f.seated || f.over || model.status === "anonymous") return { sig: "", query: null };
@@ -990,6 +992,14 @@ window.addEventListener("pagehide", () => {
     }
   }
 });
+
+// The chat (in its drawer) and "Play again" (in a finished match's summary) hear the frames the
+// table announces, from the first one on (chat.js, rematch.js); not in practice (no room).
+if (connection && !host) {
+  const chatPanel = document.getElementById("chat-panel");
+  if (chatPanel) mountChat(chatPanel, connection);
+  mountRematch(model.rematchSlot, connection, model.frame);
+}
 
 render();
 if (connection) connection.start();

@@ -71,7 +71,6 @@ export function timerText(model, f) {
 
 export function renderBanner(model, f, act) {
   const { view } = f;
-  const rounds = view.scores.rounds;
   const mine = f.seated ? seatInfo(model, view.seat) : null;
   const away = mine && mine.state === "away" && !f.over && !model.returning
     ? h("div", { class: "banner banner-away", id: "away-banner", role: "status" },
