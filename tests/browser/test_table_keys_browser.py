@@ -1,4 +1,4 @@
-"""The table's keyboard, alerts and refusals (issue 14, items 5, 6, 10–13): each test reproduces
+"""The table's keyboard, alerts and refusals (issue 14, items 5, 6, 10 to 13): each test reproduces
 what was seen on the old page and checks what the table does now.
 
 * item 6: before opening (Remik 51) a table meld's "Add selected" cannot be pressed and says why;
@@ -31,7 +31,10 @@ CONTRAST = """
 (el) => {
   const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
   const lum = ([r, g, b]) => {
-    const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    const c = [r, g, b].map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
   };
   const style = getComputedStyle(el);
@@ -50,7 +53,11 @@ class Table:
 
 def _start(players: list[Any], secret: bytes, turn_seconds: int = 3600) -> Match:
     room = services.room_create(
-        owner=players[0], name="Klawisze", variant="remik51", options={"max_players": 2}, seats=2,
+        owner=players[0],
+        name="Klawisze",
+        variant="remik51",
+        options={"max_players": 2},
+        seats=2,
         turn_seconds=turn_seconds,
     )
     for index, user in enumerate(players):
@@ -123,9 +130,11 @@ def test_a_refusal_shows_next_to_the_pressed_control_inside_the_window_issue_14_
     error = ala.locator("#move-error")
     error.wait_for(state="visible", timeout=10000)
     box, at = error.bounding_box(), submit.bounding_box()
-    assert box and at
+    assert box
+    assert at
     height = ala.viewport_size["height"]
-    assert 0 <= box["y"] and box["y"] + box["height"] <= height, box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= height, box
     assert abs((box["y"] + box["height"]) - at["y"]) < 160, (box, at)  # right above the action bar
     assert ala.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
 
@@ -135,7 +144,9 @@ def test_the_rack_is_one_tab_stop_and_the_keys_play_a_turn_issue_14_item_10(
 ) -> None:
     bartek = open_page(browser, server_url, short_clock.match_id, short_clock.bartek, **LAPTOP)
     cards = bartek.locator("#hand button.card")
-    stops = bartek.evaluate("[...document.querySelectorAll('#hand button.card')].filter(b => b.tabIndex === 0).length")
+    stops = bartek.evaluate(
+        "[...document.querySelectorAll('#hand button.card')].filter(b => b.tabIndex === 0).length"
+    )
     assert stops == 1  # before: every card was a tab stop
     at = version(bartek)
     bartek.keyboard.press("d")  # D draws
@@ -203,10 +214,15 @@ def test_disabled_lay_down_is_readable_and_the_phone_rack_stays_put_issue_14_ite
     assert lay.is_disabled()
     assert ala.evaluate(CONTRAST, lay.element_handle()) >= 4.5  # before: 2.15:1
     rack = ala.locator("#hand").bounding_box()
-    ala.evaluate("window.__moves = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__moves.push(e.value); }).observe({type: 'layout-shift'})")
+    ala.evaluate(
+        """window.__moves = [];
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) if (!e.hadRecentInput) window.__moves.push(e.value);
+        }).observe({type: "layout-shift"})"""
+    )
     for mode in ("sort-sets", "sort-runs", "sort-sets"):
         ala.locator(f'[data-key="{mode}"]').tap()
         ala.wait_for_selector('#table-app[data-rack="checked"]', timeout=10000)
-        ala.wait_for_timeout(350)  # past the 140–290 ms where the old text changed
+        ala.wait_for_timeout(350)  # past the 140 to 290 ms where the old text changed
         assert ala.locator("#hand").bounding_box() == rack
     assert ala.evaluate("window.__moves") == []

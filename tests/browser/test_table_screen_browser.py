@@ -1,5 +1,5 @@
-"""The table fits one screen (issue 14): laptops at 1366×768 and 1280×720, phones (touch) at
-390×844 and 360×740, for Remik 51 (4 seats, 6 melds on the table), Remi with a row of 20
+"""The table fits one screen (issue 14): laptops at 1366x768 and 1280x720, phones (touch) at
+390x844 and 360x740, for Remik 51 (4 seats, 6 melds on the table), Remi with a row of 20
 discards, Gin and Knock-108.
 
 Each seat's page has its own size. At every step of the round played through the pages (a
@@ -14,7 +14,6 @@ of each variant at each size go to tests/browser/artifacts/ (table-<variant>-<w>
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,12 +23,7 @@ import pytest
 from games import engine
 from tests.browser.tablekit import Seat, rig, seat_of, start_match, users, version, wait_live, wait_version
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists() and not os.environ.get("REQUIRE_BROWSER"):
-    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(420)]
+pytestmark = pytest.mark.timeout(420)
 
 LAPTOP = ({"width": 1366, "height": 768}, {"width": 1280, "height": 720})
 PHONE = ({"width": 390, "height": 844}, {"width": 360, "height": 740})
@@ -44,14 +38,18 @@ new PerformanceObserver((list) => {
       window.__shifts.push({
         value: entry.value,
         version: app ? app.dataset.version : null,
-        nodes: (entry.sources || []).map((s) => `${s.node ? s.node.id || s.node.className || s.node.nodeName : "?"} ${Math.round(s.previousRect.y)}+${Math.round(s.previousRect.height)} -> ${Math.round(s.currentRect.y)}+${Math.round(s.currentRect.height)}`),
+        nodes: (entry.sources || []).map((s) => {
+          const name = s.node ? s.node.id || s.node.className || s.node.nodeName : "?";
+          const was = `${Math.round(s.previousRect.y)}+${Math.round(s.previousRect.height)}`;
+          return `${name} ${was} -> ${Math.round(s.currentRect.y)}+${Math.round(s.currentRect.height)}`;
+        }),
       });
     }
   }
 }).observe({ type: "layout-shift", buffered: true });
 """
 
-# What must be in view: [name, selector, minimum count].
+# What must be in view: [name, selector].
 IN_VIEW = [
     ("turn", "#turn-line"),
     ("stock", "#tbl-board .stock"),
@@ -71,13 +69,16 @@ SCREEN_CHECK = """
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) { problems.push(`${name}: not shown`); return; }
     if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
-      problems.push(`${name}: outside the window (${Math.round(r.left)},${Math.round(r.top)})-(${Math.round(r.right)},${Math.round(r.bottom)}) of ${W}x${H}`);
+      const box = [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+      problems.push(`${name}: outside the window (${box}) of ${W}x${H}`);
       return;
     }
     const x = Math.min(W - 1, Math.max(0, r.left + Math.min(r.width / 2, 12)));
     const y = Math.min(H - 1, Math.max(0, r.top + Math.min(r.height / 2, 12)));
     const hit = document.elementFromPoint(x, y);
-    if (!hit || !(el === hit || el.contains(hit))) problems.push(`${name}: covered by ${hit ? hit.className || hit.nodeName : "nothing"}`);
+    if (!hit || !(el === hit || el.contains(hit))) {
+      problems.push(`${name}: covered by ${hit ? hit.className || hit.nodeName : "nothing"}`);
+    }
   };
   for (const [name, selector] of selectors) visible(name, document.querySelector(selector));
   const pile = document.querySelectorAll("#tbl-board .discards li");
@@ -89,9 +90,12 @@ SCREEN_CHECK = """
 TAP_CHECK = """
 () => {
   const small = [];
-  for (const el of document.querySelectorAll("#hand button.card, #controls button, #tbl-status button, .discards button.card")) {
+  const targets = "#hand button.card, #controls button, #tbl-status button, .discards button.card";
+  for (const el of document.querySelectorAll(targets)) {
     const r = el.getBoundingClientRect();
-    if (r.width && (r.width < 43.5 || r.height < 43.5)) small.push(`${el.dataset.key || el.textContent}: ${Math.round(r.width)}x${Math.round(r.height)}`);
+    if (r.width && (r.width < 43.5 || r.height < 43.5)) {
+      small.push(`${el.dataset.key || el.textContent}: ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
   }
   return small;
 }
@@ -250,9 +254,6 @@ def _check(page: Any) -> None:
     page.wait_for_selector('#table-app:is([data-rack="checked"], [data-rack="off"])', timeout=10000)
     problems = page.evaluate(SCREEN_CHECK, IN_VIEW)
     size = page.viewport_size
-    if problems and os.environ.get("SCREEN_DEBUG"):
-        page.screenshot(path=f"/tmp/debug-{size['width']}.png", full_page=True)
-        print(page.evaluate("""() => [...document.querySelectorAll('body, body > *, main > *, .match-page > *, .tbl > *')].map(e => `${e.tagName}.${e.className}#${e.id} ${Math.round(e.getBoundingClientRect().top)}+${Math.round(e.getBoundingClientRect().height)} m=${getComputedStyle(e).margin} p=${getComputedStyle(e).padding} d=${getComputedStyle(e).display}`).join('\\n')"""))
     assert problems == [], f"{size['width']}x{size['height']}: {problems}"
     if size["width"] < 600:
         assert page.evaluate(TAP_CHECK) == [], f"{size['width']}x{size['height']}: small tap targets"
@@ -263,7 +264,9 @@ def _finish(pages: list[Any], artifacts: Path, variant: str) -> None:
         size = p.viewport_size
         p.screenshot(path=str(artifacts / f"table-{variant}-{size['width']}x{size['height']}.png"))
         shifts = p.evaluate("window.__shifts")
-        assert sum(s["value"] for s in shifts) == 0, f"{size['width']}x{size['height']}: layout shifts {shifts}"
+        assert sum(s["value"] for s in shifts) == 0, (
+            f"{size['width']}x{size['height']}: layout shifts {shifts}"
+        )
         assert p.__dict__["console_errors"] == [], p.__dict__["console_errors"]
 
 
@@ -278,7 +281,10 @@ def test_remik51_four_seats_six_melds_fit_every_screen_through_a_round(
     remik51_four: Table, server_url: str, browser: Any, artifacts: Path
 ) -> None:
     sizes = [LAPTOP[0], PHONE[0], LAPTOP[1], PHONE[1]]
-    pages = [_open(browser, server_url, remik51_four, seat, size) for seat, size in zip(remik51_four.seats, sizes)]
+    pages = [
+        _open(browser, server_url, remik51_four, seat, size)
+        for seat, size in zip(remik51_four.seats, sizes, strict=True)
+    ]
     for p in pages:
         _check(p)
         assert p.locator(".table-melds .table-meld").count() == 6
@@ -305,19 +311,28 @@ def test_remik51_four_seats_six_melds_fit_every_screen_through_a_round(
     # The move log: every move of the round, in order, the same on every page.
     lines = [line.lower() for line in _log(pages[1])]
     assert len(lines) == 4 * 2 + 3, lines
-    assert lines[0].startswith("ala drew") and lines[1].startswith("ala discarded")
-    assert lines[2].startswith("you drew") and lines[3].startswith("you discarded")  # Bartek's own
-    assert lines[4].startswith("celina drew") and lines[6].startswith("darek drew")
-    assert lines[-1].startswith("ala discarded") and "ala went out" in lines[-1]
+    starts = ["ala drew", "ala discarded", "you drew", "you discarded", "celina drew", "celina discarded"]
+    starts += ["darek drew", "darek discarded", "ala drew", "ala laid", "ala discarded"]  # Bartek's page
+    assert [line[: len(start)] for line, start in zip(lines, starts, strict=True)] == starts
+    assert "ala went out" in lines[-1]
     assert "ala laid" in lines[-2]
     _finish(pages, artifacts, "remik51")
 
 
-@pytest.mark.parametrize("sizes", [(LAPTOP[0], PHONE[1]), (LAPTOP[1], PHONE[0])], ids=["1366+360", "1280+390"])
+@pytest.mark.parametrize(
+    "sizes", [(LAPTOP[0], PHONE[1]), (LAPTOP[1], PHONE[0])], ids=["1366+360", "1280+390"]
+)
 def test_remi_row_of_twenty_discards_shows_the_newest_and_fits(
-    remi_twenty: Table, sizes: tuple[dict[str, int], dict[str, int]], server_url: str, browser: Any, artifacts: Path
+    remi_twenty: Table,
+    sizes: tuple[dict[str, int], dict[str, int]],
+    server_url: str,
+    browser: Any,
+    artifacts: Path,
 ) -> None:
-    pages = [_open(browser, server_url, remi_twenty, seat, size) for seat, size in zip(remi_twenty.seats, sizes)]
+    pages = [
+        _open(browser, server_url, remi_twenty, seat, size)
+        for seat, size in zip(remi_twenty.seats, sizes, strict=True)
+    ]
     for p in pages:
         _check(p)
         assert p.locator(".discards.row li").count() == 20
@@ -329,11 +344,20 @@ def test_remi_row_of_twenty_discards_shows_the_newest_and_fits(
     _finish(pages, artifacts, "remi")
 
 
-@pytest.mark.parametrize("sizes", [(LAPTOP[0], PHONE[1]), (LAPTOP[1], PHONE[0])], ids=["1366+360", "1280+390"])
+@pytest.mark.parametrize(
+    "sizes", [(LAPTOP[0], PHONE[1]), (LAPTOP[1], PHONE[0])], ids=["1366+360", "1280+390"]
+)
 def test_gin_fits_every_screen(
-    gin_pair: Table, sizes: tuple[dict[str, int], dict[str, int]], server_url: str, browser: Any, artifacts: Path
+    gin_pair: Table,
+    sizes: tuple[dict[str, int], dict[str, int]],
+    server_url: str,
+    browser: Any,
+    artifacts: Path,
 ) -> None:
-    pages = [_open(browser, server_url, gin_pair, seat, size) for seat, size in zip(gin_pair.seats, sizes)]
+    pages = [
+        _open(browser, server_url, gin_pair, seat, size)
+        for seat, size in zip(gin_pair.seats, sizes, strict=True)
+    ]
     for p in pages:
         _check(p)
     for _ in range(6):
@@ -342,12 +366,17 @@ def test_gin_fits_every_screen(
 
 
 @pytest.mark.parametrize(
-    "sizes", [(LAPTOP[0], PHONE[1], LAPTOP[1]), (LAPTOP[1], PHONE[0], PHONE[1])], ids=["1366+360+1280", "1280+390+360"]
+    "sizes",
+    [(LAPTOP[0], PHONE[1], LAPTOP[1]), (LAPTOP[1], PHONE[0], PHONE[1])],
+    ids=["1366+360+1280", "1280+390+360"],
 )
 def test_knock108_fits_every_screen(
     knock_trio: Table, sizes: tuple[dict[str, int], ...], server_url: str, browser: Any, artifacts: Path
 ) -> None:
-    pages = [_open(browser, server_url, knock_trio, seat, size) for seat, size in zip(knock_trio.seats, sizes)]
+    pages = [
+        _open(browser, server_url, knock_trio, seat, size)
+        for seat, size in zip(knock_trio.seats, sizes, strict=True)
+    ]
     for p in pages:
         _check(p)
     for _ in range(6):

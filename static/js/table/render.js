@@ -24,7 +24,6 @@ import {
   takeAlone,
   takenCard,
   totalTitle,
-  turnText,
 } from "./families/index.js";
 import { t, tn } from "../i18n.js";
 import { blocks } from "./rack.js";
