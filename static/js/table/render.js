@@ -274,8 +274,8 @@ export function renderBoard(model, f, act) {
       h("div", { class: `discard-box${canDrop ? " drop-zone" : ""}`, id: "discard-box", dataset: canDrop ? { drop: "discard" } : {} },
         h("span", { class: "label" }, row ? t("Discard row") : f.family === "gin" ? t("Face-up pile") : t("Discard pile")), pile, pileNote, here,
         errorHere(model, f, "discard"))),
-    boardInfo(model, f),
-    renderMelds(model, f, act),
+    // What the deal is played with, a knock's loose cards, then the melds: one scrolling area.
+    h("div", { class: "board-scroll", dataset: { scrollKey: "board" } }, boardInfo(model, f), renderMelds(model, f, act)),
   ];
 }
 
@@ -284,7 +284,7 @@ function renderMelds(model, f, act) {
   if (!view.melds.length) return h("div", { class: "melds-area" }, h("p", { class: "aside melds-empty" }, t("No melds on the table yet.")));
   const selected = model.selected;
   const consumed = new Set(view.consumed_jokers || []);
-  return h("div", { class: "melds-area", dataset: { scrollKey: "melds" } }, h(
+  return h("div", { class: "melds-area" }, h(
     "ul",
     { class: "table-melds", "aria-label": t("melds on the table") },
     view.melds.map((meld) => {
