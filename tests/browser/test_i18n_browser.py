@@ -51,7 +51,7 @@ def table(transactional_db: None) -> dict[str, Any]:
 
 CARD_NAMES_JS = """async (cards) => {
   const module = document.querySelector('script[type="module"]');
-  const i18n = await import(new URL("i18n.js", module.src).href);
+  const i18n = await import(new URL("../i18n.js", module.src).href);
   return Object.fromEntries(cards.map((card) => [card, i18n.cardName(card)]));
 }"""
 

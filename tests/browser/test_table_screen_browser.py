@@ -259,10 +259,16 @@ def _check(page: Any) -> None:
         assert page.evaluate(TAP_CHECK) == [], f"{size['width']}x{size['height']}: small tap targets"
 
 
-def _finish(pages: list[Any], artifacts: Path, variant: str) -> None:
+def _shoot(pages: list[Any], artifacts: Path, variant: str, suffix: str = "") -> None:
     for p in pages:
         size = p.viewport_size
-        p.screenshot(path=str(artifacts / f"table-{variant}-{size['width']}x{size['height']}.png"))
+        p.screenshot(path=str(artifacts / f"table-{variant}-{size['width']}x{size['height']}{suffix}.png"))
+
+
+def _finish(pages: list[Any], artifacts: Path, variant: str) -> None:
+    _shoot(pages, artifacts, variant, "-end")
+    for p in pages:
+        size = p.viewport_size
         shifts = p.evaluate("window.__shifts")
         assert sum(s["value"] for s in shifts) == 0, (
             f"{size['width']}x{size['height']}: layout shifts {shifts}"
@@ -291,6 +297,7 @@ def test_remik51_four_seats_six_melds_fit_every_screen_through_a_round(
     # A full turn of the table, each seat drawing and discarding through its page.
     for _ in range(4):
         _play_turn(_to_move(pages), pages, _check)
+    _shoot(pages, artifacts, "remik51")
     ala = pages[0]
     # Ala goes out: she draws, lays her three kings as a new meld, and discards the last card.
     at = version(ala)
@@ -338,6 +345,7 @@ def test_remi_row_of_twenty_discards_shows_the_newest_and_fits(
         assert p.locator(".discards.row li").count() == 20
     for _ in range(4):
         _play_turn(_to_move(pages), pages, _check)
+    _shoot(pages, artifacts, "remi")
     for p in pages:
         assert p.locator(".discards.row li").count() == 24
     assert len(_log(pages[0])) == 8
@@ -362,6 +370,7 @@ def test_gin_fits_every_screen(
         _check(p)
     for _ in range(6):
         _play_turn(_to_move(pages), pages, _check)
+    _shoot(pages, artifacts, "gin")
     _finish(pages, artifacts, "gin")
 
 
@@ -382,4 +391,5 @@ def test_knock108_fits_every_screen(
     for _ in range(6):
         _play_turn(_to_move(pages), pages, _check)
     assert len(_log(pages[0])) == 11  # the first player starts with a discard
+    _shoot(pages, artifacts, "knock108")
     _finish(pages, artifacts, "knock108")

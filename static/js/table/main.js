@@ -105,6 +105,7 @@ const model = {
   summaryClosed: null, // the summary the player closed ("round:<n>", "over")
   alerts: [], // the turn alerts given ("turn", "clock"), for the tests
   rackFocus: null, // the rack card that is the rack's tab stop
+  moving: null, // the rack card being moved by taps ("Move", then a tap on a slot or a card)
   setPref(name, on) {
     this.prefs = { ...this.prefs, [name]: on };
     try {
@@ -650,6 +651,7 @@ const actions = {
   },
   unselect() {
     model.selected = [];
+    model.moving = null;
     focusFallback = "btn:none";
     render();
   },
@@ -675,11 +677,17 @@ const actions = {
     model.rack.slots = Rack.moveTo(model.rack.slots, key, index);
     Rack.save(rackKey, model.rack.slots);
     model.selected = [];
+    model.moving = null;
     render();
   },
   toSlot(index) {
     if (model.selected.length !== 1) return;
     actions.place(model.selected[0], index);
+  },
+  /** Tap-to-move onto any slot: the selected card moves to the next slot or card tapped. */
+  startMove() {
+    model.moving = model.moving ? null : model.selected.length === 1 ? model.selected[0] : null;
+    render();
   },
   nudge(key, step) {
     model.rack.slots = Rack.nudge(model.rack.slots, key, step);

@@ -294,7 +294,8 @@ function renderMelds(model, f, act) {
       // a lay-off or a joker exchange goes only with an opening laid in the same move, so the
       // tools wait for a new meld in the draft and say why (the engine's not_opened).
       const closed = Boolean(f.you && f.you.opening) && !model.draft.melds.length;
-      const tools = f.canBuild
+      // The tools show once cards are selected (the meld itself is then a tap target too).
+      const tools = f.canBuild && selected.length
         ? h("span", { class: "meld-tools" },
             button(closed ? LAY_REASON.not_opened() : t("Add selected"), () => act.layoff(meld.id), { key: `layoff:${meld.id}`, disabled: closed || !f.canAct || !selected.length, cls: "small",
               ariaLabel: closed ? null : t("add the selected cards to meld %(id)s (%(label)s)", { id: meld.id, label }) }),
@@ -416,7 +417,10 @@ function renderRack(model, f, act) {
       return h("li", { class: `slot${inMeld.has(index) ? " in-meld" : ""}`, dataset: { slot: String(index), drop: `slot:${index}` } },
         value,
         cardEl(text, { key: `hand:${item.key}`, pressed: selected.has(item.key), label, note, classes: `in-hand src-${item.source}`,
-          drag: `rack:${item.key}`, onclick: () => act.toggle(item.key) }));
+          drag: `rack:${item.key}`,
+          // Moving a card by taps: after "Move", a tap on a card puts the moving card in its slot
+          // (inserted there, the others shift along), as a drop on it would (RMI-UI-3).
+          onclick: model.moving && model.moving !== item.key ? () => act.place(model.moving, index) : () => act.toggle(item.key) }));
     }),
   );
 }
@@ -601,6 +605,11 @@ function renderControls(model, f, act) {
   }
   if (f.turnOpen && step === "reply" && f.moves.includes("pass")) {
     controls.push(button(t("Done"), act.pass, { key: "pass", disabled: !f.canAct, title: t("Lay the rest as well as it goes and count my hand") }));
+  }
+  if (f.seated && selected.length === 1 && model.rack.slots.includes(selected[0])) {
+    controls.push(button(model.moving ? t("Tap a slot or a card") : t("Move"), act.startMove,
+      { key: "move", cls: `quiet small${model.moving ? " pressed" : ""}`, ariaLabel: t("Move the selected card: tap where it goes"),
+        ariaExpanded: Boolean(model.moving) }));
   }
   if (selected.length) controls.push(button(t("Unselect"), act.unselect, { key: "unselect", cls: "quiet small" }));
 
