@@ -299,7 +299,7 @@ def _delete_for_everyone(model_admin: admin.ModelAdmin, request: HttpRequest, me
 class ChatReportInline(ReadOnlyMixin, admin.TabularInline):
     model = ChatReport
     extra = 0
-    fields = ("reporter", "reason", "created", "handled")
+    fields = readonly_fields = ("reporter", "reason", "created", "handled")
 
 
 @admin.register(ChatMessage)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.staticfiles.finders import BaseFinder
+from django.contrib.staticfiles.utils import matches_patterns
 from django.core.files.storage import FileSystemStorage
 
 from games import practice_assets
@@ -60,6 +61,8 @@ class PracticeFinder(BaseFinder):
     def list(self, ignore_patterns: Any) -> Iterator[tuple[str, FileSystemStorage]]:
         storages: dict[Path, _Storage] = {}
         for static_path, name, folder in self._files():
+            if ignore_patterns and matches_patterns(static_path, ignore_patterns):
+                continue  # collectstatic --ignore, as Django's own finders do
             prefix = static_path[: -len(name) - 1]
             storage = storages.setdefault(folder, _Storage(folder, prefix))
             yield name, storage

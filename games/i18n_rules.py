@@ -9,6 +9,7 @@ catalog (a table with other numbers) is shown in English. Regenerate with
 """
 
 # ruff: noqa: E501  (the texts are the engine's, one string each, as makemessages extracts them)
+import re
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop, ngettext
@@ -219,3 +220,76 @@ def current_texts() -> list[str]:
 if __name__ == "__main__":
     for text in current_texts():
         print(f"    gettext_noop({text!r}),")
+
+
+#: The values of the options that are words (``Option.choices``), as the room pages show them.
+OPTION_VALUES = {
+    "classic": gettext_noop("classic"),
+    "shared": gettext_noop("shared win"),
+    "extra_round": gettext_noop("one more round"),
+    "remik": gettext_noop("as in Remik"),
+    "none": gettext_noop("none"),
+}
+
+
+def option_value(value: str) -> str:
+    """An option's word value in the active language (``OPTION_VALUES``); numbers as they are."""
+    return gettext(OPTION_VALUES[value]) if value in OPTION_VALUES else value
+
+
+#: The notes of the engine's score lines, their numbers as %(n1)s, %(n2)s, ... in the order
+#: they come (``score_note``); the notes not listed here (names inside them) stay in English.
+SCORE_NOTES = [
+    gettext_noop("went out"),
+    gettext_noop("went out with a joker"),
+    gettext_noop("never laid a formation: %(n1)s (RMI-58)"),
+    gettext_noop("dealt the atu's twin"),
+    gettext_noop("doubled round: the atu is a joker or an ace (RMI-48)"),
+    gettext_noop("no winner: the pool is returned (R40-Q15)"),
+    gettext_noop("Remik: out in one go (R40-26)"),
+    gettext_noop("went out (R40-26)"),
+    gettext_noop("void round (R51-Q9)"),
+    gettext_noop("doubled: the winner went out in one go (R51-45)"),
+    gettext_noop("the stock ran out (R500-Q7)"),
+    gettext_noop("counted at the best arrangement, %(n1)s (GIN-Q8), not %(n2)s as laid"),
+    gettext_noop("gin: the opponent's %(n1)s + %(n2)s (GIN-20)"),
+    gettext_noop("knocked with %(n1)s against %(n2)s: %(n3)s (GIN-19)"),
+    gettext_noop("undercut: %(n1)s against the knock with %(n2)s: %(n3)s + %(n4)s (GIN-19, GIN-Q2)"),
+    gettext_noop("knocked with %(n1)s and was undercut"),
+    gettext_noop("win no. %(n1)s: its columns are finished (OKL-Q3)"),
+    gettext_noop("void deal: two cards left in the stock and nobody knocked (GIN-22)"),
+    gettext_noop("void deal: two cards left in the stock (K108-Q16)"),
+    gettext_noop("takes the pool: %(n1)s chips (K108-28)"),
+    gettext_noop("out of the game"),
+    gettext_noop("bought back in for %(n1)s chips (%(n2)s stakes); record %(n3)s -> %(n4)s (K108-26)"),
+]
+
+#: A number in a note: not part of a rule id (R51-45) or a word.
+_NUMBER = re.compile(r"(?<![\w-])[+-]?\d+(?![\w])")
+
+
+def note_template(note: str) -> tuple[str, dict[str, str]]:
+    """The note with its numbers taken out, and the numbers.
+
+    >>> note_template("knocked with 5 against 12: 7 (GIN-19)")
+    ('knocked with %(n1)s against %(n2)s: %(n3)s (GIN-19)', {'n1': '5', 'n2': '12', 'n3': '7'})
+    """
+    values: dict[str, str] = {}
+
+    def take(match: re.Match[str]) -> str:
+        name = f"n{len(values) + 1}"
+        values[name] = match.group(0)
+        return f"%({name})s"
+
+    return _NUMBER.sub(take, note.replace("%", "%%")), values
+
+
+def score_note(note: str) -> str:
+    """A score line's note in the active language (``SCORE_NOTES``), else as the engine wrote it."""
+    template, values = note_template(note)
+    if template not in _KNOWN_NOTES:
+        return note
+    return gettext(template) % values
+
+
+_KNOWN_NOTES = frozenset(SCORE_NOTES)

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 
 from games import engine
 
@@ -40,6 +41,18 @@ class Room(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.variant})"
+
+    #: The name ``seed_demo`` gives its rooms, in English (stored); shown translated.
+    DEMO_NAME = gettext_noop("%(title)s with bots")
+
+    @property
+    def display_name(self) -> str:
+        """The name as pages show it: a demo room's (``DEMO_NAME`` with its variant's title, as
+        ``seed_demo`` stores it) in the page's language; any other name as its owner wrote it."""
+        title = engine.variant(self.variant).title if self.variant in engine.variant_names() else None
+        if title is not None and self.name == self.DEMO_NAME % {"title": title}:
+            return gettext(self.DEMO_NAME) % {"title": gettext(title)}
+        return self.name
 
     def rules(self) -> engine.Rules:
         return engine.variant(self.variant, **self.options)

@@ -12,11 +12,12 @@ static file), as
 * ``practice/pyodide/<file>``: the Pyodide files the worker loads (:data:`PYODIDE_FILES`).
 
 The archive is deterministic (sorted entries, fixed dates and modes): the same sources give the
-same bytes and the same name. Beside each module goes its bytecode, compiled here when this is
-the CPython Pyodide runs (3.11), as an unchecked hash-based ``.pyc`` (PEP 552: the same bytes on
-every build, and trusted without reading the source), so the browser does not compile the
-engine on every load (importing it took ~150 ms instead of ~210 in Pyodide under Node on the
-development machine). Standard library only; no Django here.
+same bytes and the same name. The worker imports it as it is (zipimport). Beside each module
+goes its bytecode when the site runs on the CPython Pyodide runs (:data:`PYODIDE_PYTHON`), as an
+unchecked hash-based ``.pyc`` (PEP 552: the same bytes on every build, and trusted without
+reading the source); on another CPython the browser compiles the sources, once: later loads
+restore the worker's memory snapshot, the engine already imported (docs/practice.md). Standard
+library only; no Django here.
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
-#: The CPython of the pinned Pyodide (0.25.1: CPython 3.11.3); bytecode only when we are it too.
-PYODIDE_PYTHON = (3, 11)
+#: The CPython of the pinned Pyodide (0.29.3: CPython 3.13.2); bytecode only when we are it too.
+PYODIDE_PYTHON = (3, 13)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,11 @@ Debian's Chromium with Playwright:
 
 * **cold load to playable**: a fresh browser profile opens ``/practice/``; the time from the
   navigation to the moment the setup's Start button works (the engine answered), with every file
-  downloaded (about 12.7 MB, 5.5 MB compressed, over the loopback: no network latency);
+  downloaded (about 12.5 MB, 5.5 MB compressed, over the loopback: no network latency);
 * **warm load to playable**: the same profile reloads (the files come from the service worker's
-  caches), online and offline, and with a game kept on the device (playable = its table shown);
+  caches), online and offline, and with a game kept on the device (playable = its table shown).
+  These restore the memory snapshot the first load kept (Python started, the engine imported);
+  one more row removes it before each load, so Python starts again (and keeps a new one);
 * **bot move time in the browser**: games in the worker where the player plays the hard bot's
   move and the bots play at one level; for each level the time the bot's decision took in Python
   (``games.practice`` measures it in the worker) and the round trip of the call from the page
@@ -95,14 +97,36 @@ def serve(database: Path) -> tuple[subprocess.Popen[bytes], str]:
 STATE = "(document.getElementById('practice') || {dataset: {}}).dataset.state"
 
 
-def load(page: Any, url: str, state: str) -> dict[str, float]:
+def load(page: Any, url: str, state: str) -> dict[str, Any]:
     """Open the page (or reload it) and wait until it is playable; its timings, ms since navigation."""
     if page.url.startswith(url):
         page.reload()
     else:
         page.goto(url)
     page.wait_for_function(f"{STATE} === '{state}'", timeout=180_000)
-    timings: dict[str, float] = page.evaluate("window.remiPractice.timings")
+    timings: dict[str, Any] = page.evaluate("window.remiPractice.timings")
+    return timings
+
+
+def snapshot_kept(page: Any) -> None:
+    """Wait until the worker has kept (or failed to keep) its snapshot for the next load."""
+    page.wait_for_function("window.remiPractice.timings.snapshotKept !== undefined", timeout=120_000)
+
+
+FORGET_SNAPSHOT = """async () => {
+  const config = window.remiPractice.config;
+  const cache = await caches.open(config.caches.app);
+  for (const request of await cache.keys()) {
+    if (new URL(request.url).pathname.includes("/snapshot-")) await cache.delete(request);
+  }
+}"""
+
+
+def load_started(page: Any, url: str) -> dict[str, Any]:
+    """A warm load with no snapshot kept: Python starts (and keeps a snapshot again)."""
+    page.evaluate(FORGET_SNAPSHOT)
+    timings = load(page, url, "setup")
+    snapshot_kept(page)
     return timings
 
 
@@ -170,15 +194,23 @@ def main(argv: list[str] | None = None) -> int:
                 page.wait_for_function(
                     "document.getElementById('practice').dataset.offline === 'ready'", timeout=60_000
                 )
-                warm_online = [load(page, url, "setup")["playable"] for _ in range(args.warm)]
+                snapshot_kept(page)
+                online = [load(page, url, "setup") for _ in range(args.warm)]
                 context.set_offline(True)
-                warm_offline = [load(page, url, "setup")["playable"] for _ in range(args.warm)]
+                offline = [load(page, url, "setup") for _ in range(args.warm)]
+                started = [load_started(page, url) for _ in range(args.warm)]
                 context.set_offline(False)
+                warm_online = [t["playable"] for t in online]
+                warm_offline = [t["playable"] for t in offline]
+                warm_started = [t["playable"] for t in started]
+                restored = [t["engine"]["snapshot"] == "restored" for t in online + offline]
                 # A game kept on the device: the page resumes it; playable = its table shown.
                 page.select_option("#practice-variant", "remik51")
                 page.click("#practice-start")
                 page.wait_for_function(f"{STATE} === 'playing'", timeout=60_000)
-                warm_game = [load(page, url, "playing")["playable"] for _ in range(args.warm)]
+                games = [load(page, url, "playing") for _ in range(args.warm)]
+                warm_game = [t["playable"] for t in games]
+                restored += [t["engine"]["snapshot"] == "restored" for t in games]
                 page.evaluate("localStorage.clear()")
                 load(page, url, "setup")
                 bots = {
@@ -202,12 +234,15 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  cold (fresh profile, everything downloaded): {cold['playable']:8.0f}   "
         f"files on the device at {cold.get('downloaded', float('nan')):.0f}, "
-        f"Pyodide loaded in {engine.get('loadMs', '?')}, engine ready in {engine.get('readyMs', '?')}"
+        f"Pyodide loaded in {engine.get('loadMs', '?')}, engine ready in {engine.get('readyMs', '?')} "
+        f"(after the worker started), snapshot {engine.get('snapshot', '?')}"
     )
+    print(f"  warm loads that restored the kept snapshot: {sum(restored)} of {len(restored)}")
     for name, values in (
         ("warm, online (page from the network)", warm_online),
         ("warm, offline (all from the caches)", warm_offline),
         ("warm, a kept game resumed", warm_game),
+        ("warm, offline, no snapshot (Python starts)", warm_started),
     ):
         print(
             f"  {name + ':':44} median {statistics.median(values):6.0f}   "

@@ -6,7 +6,9 @@ language without touching the models (or their migrations).
 """
 
 from django import template
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
+
+from games import i18n_rules
 
 register = template.Library()
 
@@ -52,3 +54,17 @@ def phase_label(value: object) -> str:
     """A turn's phase ("draw", "play", "over") in the page's language."""
     label = PHASES.get(str(value))
     return str(label) if label is not None else str(value)
+
+
+@register.filter
+def score_notes(notes: object) -> str:
+    """A score line's notes in the page's language (``i18n_rules.score_note``), comma separated."""
+    if not isinstance(notes, list | tuple):
+        return ""
+    return ", ".join(i18n_rules.score_note(str(note)) for note in notes)
+
+
+@register.filter
+def variant_title(title: object) -> str:
+    """A variant's title (the engine's English, e.g. "Gin rummy") in the page's language."""
+    return gettext(str(title))

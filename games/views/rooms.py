@@ -202,7 +202,7 @@ def _table_rules(room: Room, rules: engine.Rules) -> dict[str, Any]:
 def _option_value(value: Any) -> str:
     if value is None:
         return _("none")
-    return _("yes") if value is True else _("no") if value is False else str(value)
+    return _("yes") if value is True else _("no") if value is False else i18n_rules.option_value(str(value))
 
 
 def _end_condition(rules: engine.Rules) -> str:

@@ -26,7 +26,7 @@ def console_errors(page: Any) -> list[str]:
 
 
 def open_chat(page: Any) -> None:
-    page.get_by_role("button", name="Chat", exact=True).click()
+    page.click('button[aria-controls="drawer-chat"]')  # the table's Chat toggle
     page.wait_for_selector("#chat-input", state="visible")
 
 
@@ -61,11 +61,20 @@ def test_two_accounts_chat_as_text_keep_it_over_a_reload_and_mute(
     pages = [open_page(browser, server_url, match_id, who) for who in (ala, bartek, watcher)]
     errors = [console_errors(page) for page in pages]
     first, second, third = pages
-    for page in pages:
+    for page in (first, second):
         open_chat(page)
         page.wait_for_selector("#chat-empty:not([hidden])")
 
     say(first, HOSTILE)
+    # The spectator has not opened the chat: the line is counted on the button that opens it.
+    third.wait_for_selector('#chat-panel[data-unread="1"]', state="attached")
+    assert (
+        third.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--chat-unread')")
+        == '"1"'
+    )
+    third.screenshot(path=str(artifacts / "chat-unread-1366.png"))
+    open_chat(third)
+    third.wait_for_function("() => !document.documentElement.classList.contains('chat-unread')")
     for page in pages:
         wait_line(page, HOSTILE)
         # Shown as the text typed: no element was made of it, nothing ran.

@@ -20,19 +20,31 @@ from tests.site.test_history_pages import bot_match, two_people_match
 
 @pytest.fixture
 def history(transactional_db: None) -> dict[str, Any]:
-    """ala and bartek: five ranked Remi matches between them (enough for the leaderboard), a
-    finished Remi match of ala against a bot, and a Gin match still being played."""
+    """ala and bartek: two ranked Remi matches between them, a finished Remi match of ala against a
+    bot, and a Gin match still being played (each test plays only the matches it looks at)."""
     ala, bartek = users(2)
-    ranked = [two_people_match(ala, bartek, ranked=True, name=f"Ranked {n}") for n in range(5)]
+    ranked = [two_people_match(ala, bartek, ranked=True, name=f"Ranked {n}") for n in range(2)]
     remi = bot_match(ala, options={"rounds": 1}, name="Remi against a bot")
     gin = bot_match(ala, "gin", {}, finish=False, name="Gin being played")
-    moves = MoveRecord.objects.filter(match=remi, round_number=1).count()
+    return {"cookie": cookie(ala), "ranked": [m.pk for m in ranked], "remi": remi.pk, "gin": gin.pk}
+
+
+@pytest.fixture
+def remi(transactional_db: None) -> dict[str, Any]:
+    """A finished one-round Remi match of ala against a bot."""
+    (ala,) = users(1)
+    match = bot_match(ala, options={"rounds": 1}, name="Remi against a bot")
+    moves = MoveRecord.objects.filter(match=match, round_number=1).count()
+    return {"cookie": cookie(ala), "remi": match.pk, "moves": moves}
+
+
+@pytest.fixture
+def leaderboard(transactional_db: None) -> dict[str, Any]:
+    """ala and bartek: five ranked Remi matches between them, enough for the leaderboard."""
+    ala, bartek = users(2)
+    ranked = [two_people_match(ala, bartek, ranked=True, name=f"Ranked {n}") for n in range(5)]
     return {
         "cookie": cookie(ala),
-        "ranked": [m.pk for m in ranked],
-        "remi": remi.pk,
-        "gin": gin.pk,
-        "moves": moves,
         "category": ratings.category_for("remi", dict(Match.objects.get(pk=ranked[0].pk).room.options)),
     }
 
@@ -64,12 +76,12 @@ def test_the_history_filter_form(server_url: str, history: dict[str, Any], brows
     assert js_errors(page) == []
 
 
-def test_a_replay_steps_with_the_arrow_keys(server_url: str, history: dict[str, Any], browser: Any) -> None:
-    page = open_path(browser, server_url, "", history["cookie"])
-    page.goto(f"{server_url}/matches/{history['remi']}/rounds/1/replay/")
+def test_a_replay_steps_with_the_arrow_keys(server_url: str, remi: dict[str, Any], browser: Any) -> None:
+    page = open_path(browser, server_url, "", remi["cookie"])
+    page.goto(f"{server_url}/matches/{remi['remi']}/rounds/1/replay/")
     frames = json.loads(page.text_content("#replay-frames"))
     last = len(frames) - 1
-    assert last == history["moves"]
+    assert last == remi["moves"]
     page.wait_for_selector("#replay.live")
 
     def position() -> str:
@@ -104,9 +116,11 @@ def test_a_replay_steps_with_the_arrow_keys(server_url: str, history: dict[str, 
     assert js_errors(page) == []
 
 
-def test_the_leaderboard_and_a_profiles_chart(server_url: str, history: dict[str, Any], browser: Any) -> None:
-    page = open_path(browser, server_url, "", history["cookie"])
-    page.goto(f"{server_url}/leaderboard/?variant={history['category']}")
+def test_the_leaderboard_and_a_profiles_chart(
+    server_url: str, leaderboard: dict[str, Any], browser: Any
+) -> None:
+    page = open_path(browser, server_url, "", leaderboard["cookie"])
+    page.goto(f"{server_url}/leaderboard/?variant={leaderboard['category']}")
     names = page.eval_on_selector_all(
         "tr.leaderboard-row td:nth-child(2) a", "as => as.map(a => a.textContent)"
     )
@@ -114,23 +128,23 @@ def test_the_leaderboard_and_a_profiles_chart(server_url: str, history: dict[str
 
     page.click("tr.leaderboard-row a:text('ala')")
     page.wait_for_url(re.compile(r"/u/ala/"))
-    chart = page.locator(f"#rating-{history['category']} svg")
+    chart = page.locator(f"#rating-{leaderboard['category']} svg")
     assert chart.is_visible()
     assert chart.locator("circle").count() == 1 + 5  # the start, then one dot per rated match
     assert "Rated matches played" in chart.text_content()
     assert js_errors(page) == []
 
 
-def test_the_verify_page(server_url: str, history: dict[str, Any], browser: Any) -> None:
-    page = open_path(browser, server_url, "", history["cookie"])
+def test_the_verify_page(server_url: str, remi: dict[str, Any], browser: Any) -> None:
+    page = open_path(browser, server_url, "", remi["cookie"])
     page.goto(f"{server_url}/verify/")
-    page.select_option("#verify-match", str(history["remi"]))
+    page.select_option("#verify-match", str(remi["remi"]))
     page.click("#verify-pick button[type=submit]")
     page.wait_for_selector("#verify-verdict")
     assert "The record verifies." in page.text_content("#verify-verdict")
     assert page.locator(".verify-round").count() == 1
 
-    record = page.request.get(f"{server_url}/matches/{history['remi']}/record.json").json()
+    record = page.request.get(f"{server_url}/matches/{remi['remi']}/record.json").json()
     record["rounds"][0]["seed"] = "00" * 32
     page.fill("#id_record", json.dumps(record))
     page.click("#verify-form button[type=submit]")

@@ -1,9 +1,10 @@
 """Practice with the network off (issue 15, docs/practice.md), in Chromium against daphne.
 
 /practice/ is opened once online, until it says the page, the engine and the bots are on the
-device. Then the network is cut: the context goes offline and a route fails every request
-that still tries to reach the server, counting them. The page is reloaded (from the service
-worker's cache), and through the page's controls only (taps, a drag, buttons) the player plays a
+device (and the engine's memory snapshot is kept). Then the network is cut: the context goes
+offline and a route fails every request that still tries to reach the server, counting them.
+The page is reloaded (from the service worker's cache, the engine restored from its snapshot),
+and through the page's controls only (taps, a drag, buttons) the player plays a
 whole Remik 51 round against three bots, with a hint, a take-back and a reload in the middle,
 the bots' hands shown at its end, and a whole Gin deal against one bot (a drag to discard, a
 knock or the reply to one). Not one request reached the server after the cut, and each game's
@@ -69,6 +70,10 @@ def test_practice_plays_whole_games_with_the_network_off(
     kit.wait_state(page, "setup")
     page.wait_for_function("document.getElementById('practice').dataset.offline === 'ready'", timeout=60_000)
     assert page.locator("#practice-offline").is_visible()
+    # The first load started Python and kept a memory snapshot of it, the engine imported.
+    assert page.evaluate("window.remiPractice.timings.engine.snapshot") == "made"
+    page.wait_for_function("window.remiPractice.timings.snapshotKept !== undefined", timeout=60_000)
+    assert page.evaluate("window.remiPractice.timings.snapshotKept") is not False
 
     # The network is cut: offline, and every request that still tries is failed and counted.
     reached: list[str] = []
@@ -82,6 +87,8 @@ def test_practice_plays_whole_games_with_the_network_off(
     page.reload()
     kit.wait_state(page, "setup")
     assert page.evaluate("navigator.onLine") is False
+    # From now on the engine is the restored snapshot, not a new start of Python.
+    assert page.evaluate("window.remiPractice.timings.engine.snapshot") == "restored"
 
     # A whole Remik 51 round against three bots.
     start(page, "remik51", 4, "normal")
@@ -118,6 +125,7 @@ def test_practice_plays_whole_games_with_the_network_off(
             position = kit.frame(page)["view"]
             page.reload()
             kit.wait_state(page, "playing")
+            assert page.evaluate("window.remiPractice.timings.engine.snapshot") == "restored"
             view = kit.frame(page)["view"]
             assert sorted(view["hand"]) == sorted(position["hand"])
             assert view["discard"] == position["discard"]

@@ -3,7 +3,8 @@
 The site is served from the repository, and /practice/ is opened until it is ready offline.
 Then the same address serves a copy of the site whose engine differs by one line: on the next
 online visit the browser installs the new service worker, which keeps the new engine archive and
-drops every cache of the old version; offline afterwards, the page plays with the new engine.
+drops every cache of the old version (the memory snapshot of the old engine with it: the new
+engine is started, not restored from it); offline afterwards, the page plays with the new engine.
 """
 
 from __future__ import annotations
@@ -26,6 +27,20 @@ pytestmark = [pytest.mark.practice, pytest.mark.timeout(300)]
 
 SITE = ("accounts", "games", "remi_site", "templates", "static", "locale", "manage.py")
 STATE = "(document.getElementById('practice') || {dataset: {}}).dataset.state"
+ENGINE = "window.remiPractice.timings.engine"
+KEPT = "window.remiPractice.timings.snapshotKept"
+
+#: The engine archives named by the memory snapshots kept in any cache (docs/practice.md).
+SNAPSHOTS = r"""async () => {
+  const found = [];
+  for (const name of await caches.keys()) {
+    for (const request of await (await caches.open(name)).keys()) {
+      const match = new URL(request.url).pathname.match(/\/snapshot-(engine-[0-9a-f]+\.zip)-/);
+      if (match) found.push(match[1]);
+    }
+  }
+  return found.sort();
+}"""
 
 
 def _serve(root: Path, port: int, sites: dict[str, Any]) -> LiveServer:
@@ -78,7 +93,10 @@ def test_a_new_engine_replaces_the_cached_one_on_the_next_online_visit(
         page.wait_for_function(
             "document.getElementById('practice').dataset.offline === 'ready'", timeout=120_000
         )
+        page.wait_for_function(f"{KEPT} !== undefined", timeout=120_000)
         old = page.evaluate("window.remiPractice.config")
+        assert page.evaluate(f"{ENGINE}.snapshot") == "made"
+        assert page.evaluate(SNAPSHOTS) == [old["archive"]]
     finally:
         server.stop()
 
@@ -90,6 +108,9 @@ def test_a_new_engine_replaces_the_cached_one_on_the_next_online_visit(
         assert new["archive"] != old["archive"]
         assert new["caches"]["app"] != old["caches"]["app"]
         assert new["caches"]["pyodide"] == old["caches"]["pyodide"]
+        # The old engine's snapshot is not restored: Python starts with the new engine.
+        assert page.evaluate(f"{ENGINE}.snapshot") == "made"
+        page.wait_for_function(f"{KEPT} !== undefined", timeout=120_000)
         # The new service worker took over and dropped the old version's cache.
         page.wait_for_function(
             """async ([gone, kept]) => {
@@ -112,6 +133,8 @@ def test_a_new_engine_replaces_the_cached_one_on_the_next_online_visit(
     assert page.evaluate("window.remiPractice.config.archive") == new["archive"]
     assert page.evaluate(f"caches.match({new['archive_url']!r}).then(Boolean)")
     assert not page.evaluate(f"caches.match({old['archive_url']!r}).then(Boolean)")
+    assert page.evaluate(f"{ENGINE}.snapshot") == "restored"
+    assert page.evaluate(SNAPSHOTS) == [new["archive"]]  # the old engine's snapshot went with its cache
     started = page.evaluate(
         """() => window.remiPractice.state.engine.call(
              "start", {variant: "gin", options: {}, levels: [null, "easy"], names: ["A", "B"]})"""

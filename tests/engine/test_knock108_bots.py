@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import os
-import time
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -71,7 +70,6 @@ def play_match(
 def test_bot_matches_of_two_to_six_players_end_with_a_winner_who_takes_the_pool() -> None:
     bot = NormalBot()
     seen: Counter[str] = Counter()
-    started = time.monotonic()
     for seed in range(MATCHES):
         players = 2 + seed % 5
         options = OPTION_SETS[seed % len(OPTION_SETS)]
@@ -102,7 +100,6 @@ def test_bot_matches_of_two_to_six_players_end_with_a_winner_who_takes_the_pool(
     assert seen["gin"] + seen["flush"] + seen["figures"] > 0
     assert seen["eliminated"] >= MATCHES
     assert seen["bought_back"] > 0
-    assert SOAK or time.monotonic() - started < 120
 
 
 def test_a_bots_only_match_plays_to_the_end_in_the_terminal() -> None:

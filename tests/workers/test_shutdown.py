@@ -14,6 +14,7 @@ table of four bots; under PostgreSQL + Redis it is the production daphne, withou
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import time
 from datetime import datetime, timedelta
@@ -31,7 +32,9 @@ from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TRIES = 20
+#: Tries of the race: 20 in CI (``TEST_THOROUGH=1``, .ci/run), 6 in a plain ``make test``; each
+#: starts and stops a daphne (docs/testing.md, "Speed").
+TRIES = 20 if os.environ.get("TEST_THOROUGH") else 6
 #: The issue's bound on a stop, from SIGTERM to the process gone.
 STOP_WITHIN = 2.0
 

@@ -53,7 +53,7 @@ class Command(BaseCommand):
         options = {"max_players": seats} if "max_players" in rules.options else {}
         room = services.room_create(
             owner=demo,
-            name=f"{rules.title} with bots",
+            name=Room.DEMO_NAME % {"title": rules.title},  # shown translated (Room.display_name)
             variant=name,
             options=options,
             seats=seats,

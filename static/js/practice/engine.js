@@ -7,8 +7,12 @@ export class PracticeEngine {
     this.worker = new Worker(workerUrl);
     this.next = 1;
     this.waiting = new Map();
+    // Whether the worker keeps a memory snapshot of the engine for the next load (worker.js):
+    // {kept, warmMs, snapshotMs, snapshotBytes}.
+    this.snapshotKept = new Promise((resolve) => (this.keptSnapshot = resolve));
     this.worker.onmessage = (event) => {
-      const { id, answer, failed } = event.data || {};
+      const { id, answer, failed, snapshotKept } = event.data || {};
+      if (snapshotKept !== undefined) this.keptSnapshot(snapshotKept);
       const entry = this.waiting.get(id);
       if (!entry) return;
       this.waiting.delete(id);
@@ -29,9 +33,12 @@ export class PracticeEngine {
     });
   }
 
-  /** Load Pyodide and the engine archive: {python, loadMs, readyMs}. */
-  async init(indexURL, archiveURL) {
-    const answer = await this.call("init", { indexURL, archiveURL });
+  /**
+   * Load Pyodide and the engine archive, or restore the snapshot of both kept by an earlier load
+   * (`snapshot`: {cache, url} where the worker keeps it; null: none): {python, snapshot, loadMs, readyMs}.
+   */
+  async init(indexURL, archiveURL, snapshot = null) {
+    const answer = await this.call("init", { indexURL, archiveURL, snapshot });
     return answer.ok;
   }
 }

@@ -388,8 +388,36 @@ async function play(answer) {
 
 // --- start ----------------------------------------------------------------------------------------
 
+/** Where the worker keeps the snapshot of the started engine: in this version's app cache. */
+function snapshotPlace() {
+  if (!("caches" in self) || !config.caches) return null;
+  const url = new URL(`${config.scope}snapshot-${config.archive}-pyodide-${config.pyodide}.bin`, location.href);
+  return { cache: config.caches.app, url: url.href };
+}
+
+/** Whether an earlier load kept the started engine (then every file was on the device too). */
+async function hasSnapshot(place) {
+  try {
+    return Boolean(place && (await (await caches.open(place.cache)).match(place.url)));
+  } catch {
+    return false;
+  }
+}
+
 async function boot() {
+  // The worker starts now (its thread, its script), while the files are looked for on the device.
+  state.engine = new PracticeEngine(config.worker);
+  state.engine.snapshotKept.then((kept) => {
+    timings.snapshotKept = kept.kept ? performance.now() : false;
+    timings.snapshotSteps = kept;
+  });
+  const place = snapshotPlace();
+  const start = () => state.engine.init(config.index_url, config.archive_url, place);
+  // With a snapshot kept, the engine is restored while the files are checked; otherwise it
+  // starts once they are on the device (it would fetch them again while they download).
   const registration = registerServiceWorker();
+  const started = (await hasSnapshot(place)) ? start() : null;
+  started?.catch(() => {}); // its failure is told below, once the files are known to be there
   try {
     await keepFiles(config.downloads);
   } catch (error) {
@@ -399,9 +427,8 @@ async function boot() {
   }
   $("practice-download").hidden = true;
   setStep(t("Starting the engine…"));
-  state.engine = new PracticeEngine(config.worker);
   try {
-    timings.engine = await state.engine.init(config.index_url, config.archive_url);
+    timings.engine = await (started || start());
   } catch (error) {
     fail(t("The engine could not start: %(error)s", { error: String(error.message || error) }));
     return;

@@ -45,6 +45,12 @@ const STYLE = `
 .chat-note { min-height: 1.3em; margin: 0; color: #8a1c1c; }
 .chat-empty, .chat-muted { margin: 0; color: #5b6670; }
 @media (pointer: coarse) { .chat-tool { min-height: 44px; min-width: 44px; } }
+.chat-unread .drawer-toggle[aria-controls="drawer-chat"] { position: relative; }
+.chat-unread .drawer-toggle[aria-controls="drawer-chat"]::after {
+  content: var(--chat-unread); position: absolute; top: -0.4rem; right: -0.4rem; min-width: 1.1rem;
+  padding: 0 0.25rem; border-radius: 999px; background: #b3261e; color: #fff; font-size: 0.7rem;
+  line-height: 1.1rem; text-align: center;
+}
 .rematch { margin-top: 0.75rem; padding-top: 0.5rem; border-top: 1px solid #d5dade; }
 .rematch-title { font-size: 1.05rem; margin: 0 0 0.25rem; }
 .rematch-actions button, .rematch a.tbtn { min-height: 44px; min-width: 44px; }
@@ -170,10 +176,19 @@ export function mount(container, connection) {
     if (atBottom || shown.length <= 1) list.scrollTop = list.scrollHeight;
   }
 
+  // Lines that came while the panel was closed: counted on the panel and shown as a badge on
+  // the button that opens it (the table's drawer toggle, found by what it controls).
   function markUnread(n) {
     state.unread = n;
-    if (n > 0) container.dataset.unread = String(n);
-    else delete container.dataset.unread;
+    const root = document.documentElement;
+    if (n > 0) {
+      container.dataset.unread = String(n);
+      root.classList.add("chat-unread");
+      root.style.setProperty("--chat-unread", `"${n > 99 ? "99+" : n}"`);
+    } else {
+      delete container.dataset.unread;
+      root.classList.remove("chat-unread");
+    }
     container.dispatchEvent(new CustomEvent("chat:unread", { bubbles: true, detail: { unread: n } }));
   }
 

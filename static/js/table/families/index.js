@@ -8,6 +8,7 @@
 
 import { h } from "../../dom.js";
 import { t, tn } from "../../i18n.js";
+import { noteText } from "../notes.js";
 import { seatName, signed } from "../widgets.js";
 import { declaredName, faces } from "./common.js";
 import { gin } from "./gin.js";
@@ -83,7 +84,7 @@ export function scoringText(view, family) {
 /** One score line in words: what it is made of, then its notes. */
 export function lineDetail(view, line) {
   const parts = of(familyOf(view)).lineParts(line);
-  return parts.join(", ") + (line.notes && line.notes.length ? `; ${line.notes.join("; ")}` : "");
+  return parts.join(", ") + (line.notes && line.notes.length ? `; ${line.notes.map(noteText).join("; ")}` : "");
 }
 
 /** A line's points as shown: plus-scoring variants show the sign. */
