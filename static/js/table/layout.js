@@ -44,7 +44,7 @@ export function renderTopBar(model, f, act) {
     }));
   return [
     model.roomUrl ? h("a", { class: "tbl-back", href: model.roomUrl, "aria-label": t("Back to the room"), title: t("Back to the room") }, "←") : null,
-    h("div", { class: "tbl-title" },
+    h("div", { class: "tbl-title", title: model.roomName || null },
       h("span", { class: "tbl-room" }, model.roomName || ""),
       h("span", { class: "round-line" }, `${roundWord(f.family)} ${f.view.round}`)),
     h("span", { class: `turn-line${f.myTurn && !f.paused ? " mine" : ""}`, id: "turn-line", role: "status" }, turn),

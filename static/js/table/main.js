@@ -199,8 +199,17 @@ function fitBlockLabels() {
   const gap = parseFloat(style.columnGap) || 0;
   const inner = rack.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const cols = Math.max(1, Math.floor((inner + gap) / (first.getBoundingClientRect().width + gap)));
-  // The rack keeps the height of its most rows (at this width): a card arriving never moves it.
-  const rows = Math.ceil(rack.querySelectorAll("li.slot").length / cols);
+  // The rack reserves the rows its cards reach plus room for Rack.SPARE empty slots after the last
+  // one (at most one spare row) for arranging; the felt gets the rest, and the empty slots past
+  // them scroll inside the rack. It keeps the height of its most
+  // rows during a deal (at this width): a card arriving never moves it unless the hand grows past
+  // a row. A new deal (syncRack) or another width starts again.
+  const slots = rack.querySelectorAll("li.slot");
+  let last = -1;
+  slots.forEach((slot, index) => {
+    if (!slot.classList.contains("empty")) last = index;
+  });
+  const rows = Math.max(1, Math.ceil((last + 1 + Rack.SPARE) / cols));
   if (model.rackCols !== cols) {
     model.rackRows = 0;
     model.rackCols = cols;
@@ -223,6 +232,7 @@ function syncRack(f) {
   if (model.rackRound !== f.view.round) {
     if (model.rackRound !== undefined) model.rack.slots = null;
     model.rackRound = f.view.round;
+    model.rackRows = 0; // the new hand reserves its own rows
   }
   const before = JSON.stringify(model.rack.slots);
   model.rack.slots = Rack.reconcile(model.rack.slots, keys);
