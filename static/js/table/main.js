@@ -199,17 +199,13 @@ function fitBlockLabels() {
   const gap = parseFloat(style.columnGap) || 0;
   const inner = rack.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const cols = Math.max(1, Math.floor((inner + gap) / (first.getBoundingClientRect().width + gap)));
-  // The rack reserves the rows its cards reach plus room for Rack.SPARE empty slots after the last
-  // one (at most one spare row) for arranging; the felt gets the rest, and the empty slots past
-  // them scroll inside the rack. It keeps the height of its most
-  // rows during a deal (at this width): a card arriving never moves it unless the hand grows past
-  // a row. A new deal (syncRack) or another width starts again.
-  const slots = rack.querySelectorAll("li.slot");
-  let last = -1;
-  slots.forEach((slot, index) => {
-    if (!slot.classList.contains("empty")) last = index;
-  });
-  const rows = Math.max(1, Math.ceil((last + 1 + Rack.SPARE) / cols));
+  // The rack reserves the rows its cards need plus room for Rack.SPARE empty slots (at most one
+  // spare row) for arranging; the felt gets the rest, and slots past them scroll inside the rack.
+  // It counts cards, not the slots they reach, so arranging or sorting never resizes it; it keeps
+  // the height of its most rows during a deal (at this width): it grows only when the hand grows
+  // past a row. A new deal (syncRack) or another width starts again.
+  const cards = rack.querySelectorAll("li.slot:not(.empty)").length;
+  const rows = Math.max(1, Math.ceil((cards + Rack.SPARE) / cols));
   if (model.rackCols !== cols) {
     model.rackRows = 0;
     model.rackCols = cols;
