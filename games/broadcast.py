@@ -72,6 +72,7 @@ def frames(
     events: Iterable[engine.Event] = (),
     clock: Mapping[str, Any] | None = None,
     seats: Sequence[Mapping[str, Any]] | None = None,
+    actor: str | None = None,
 ) -> list[tuple[str, dict[str, object]]]:
     """(group, frame) for every seat and for the spectators, each built for that audience only.
 
@@ -86,7 +87,9 @@ def frames(
     return [
         (
             group,
-            framing.frame_for(state, seat, version=version, events=events, clock=clock, seats=seats),
+            framing.frame_for(
+                state, seat, version=version, events=events, clock=clock, seats=seats, actor=actor
+            ),
         )
         for group, seat in audiences
     ]
@@ -101,6 +104,7 @@ def publish(
     clock: Mapping[str, Any] | None = None,
     seats: Sequence[Mapping[str, Any]] | None = None,
     except_channel: str | None = None,
+    actor: str | None = None,
 ) -> None:
     """Send each audience its frame. Run after commit, so a reader never sees an older row.
 
@@ -112,7 +116,13 @@ def publish(
     send_many(
         (group, {"type": FRAME_MESSAGE, "frame": frame, **extra})
         for group, frame in frames(
-            match_id=match_id, state=state, version=version, events=events, clock=clock, seats=seats
+            match_id=match_id,
+            state=state,
+            version=version,
+            events=events,
+            clock=clock,
+            seats=seats,
+            actor=actor,
         )
     )
 

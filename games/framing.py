@@ -34,6 +34,7 @@ def frame_for(
     events: Iterable[engine.Event] = (),
     clock: Mapping[str, Any] | None = None,
     seats: Iterable[Mapping[str, Any]] | None = None,
+    actor: str | None = None,
 ) -> dict[str, Any]:
     """The state frame of ``seat`` (None: the spectators) at ``version``.
 
@@ -51,6 +52,7 @@ def frame_for(
         engine.events_for(tuple(events), seat),
         clock=clock,
         seats=seats,
+        actor=actor,
     )
 
 

@@ -149,10 +149,11 @@ class Practice:
             (seat, level is not None, "connected", 0) for seat, level in enumerate(self.levels)
         )
 
-    def frame(self, events: Sequence[engine.Event] = ()) -> dict[str, Any]:
-        """The player's frame now, with the events of the last change (no clock: no turn timer)."""
+    def frame(self, events: Sequence[engine.Event] = (), actor: str | None = None) -> dict[str, Any]:
+        """The player's frame now, with the events of the last change (no clock: no turn timer)
+        and who made it (``actor``: "player" or "bot", as the site's frames say)."""
         return framing.frame_for(
-            self.state, self.player, version=self.version, events=events, seats=self.seats()
+            self.state, self.player, version=self.version, events=events, seats=self.seats(), actor=actor
         )
 
     # --- changes ----------------------------------------------------------------------------------
@@ -178,7 +179,7 @@ class Practice:
             return [protocol.error_frame(error, request_id), self.frame()]
         except (protocol.MalformedMessageError, engine.IllegalMoveError) as error:
             return [protocol.error_frame(error, request_id)]
-        return [self.frame(transition.events)]
+        return [self.frame(transition.events, actor="player")]
 
     def bot_to_move(self) -> int | None:
         """The bot seat whose turn it is, or None (the player's turn, or the match is over)."""
@@ -200,7 +201,12 @@ class Practice:
         self.states.append(transition.state)
         self.events = transition.events
         self.version += 1
-        return {"frame": self.frame(transition.events), "seat": seat, "level": level, "ms": round(thought, 2)}
+        return {
+            "frame": self.frame(transition.events, actor="bot"),
+            "seat": seat,
+            "level": level,
+            "ms": round(thought, 2),
+        }
 
     def take_back(self) -> dict[str, Any]:
         """Undo the player's last move and every bot move after it: the player's turn again."""
@@ -441,7 +447,7 @@ def _worded(frame: dict[str, Any]) -> dict[str, Any]:
 def frame_of_record(args: Mapping[str, Any]) -> dict[str, Any]:
     """The frame of ``args["seat"]`` after the moves of ``args["record"]`` (a ``remi-record/1``
     document), with the last move's events and the table facts given (``version``, ``clock``,
-    ``seats``): what the site sends for the same seat, state and facts. For tests and tools."""
+    ``seats``, ``actor``): what the site sends for the same seat, state and facts. For tests and tools."""
     document = args["record"]
     record = engine.record_from_json(document)
     state = engine.new_game(record.rules, list(record.players), record.seed, first=record.first)
@@ -456,6 +462,7 @@ def frame_of_record(args: Mapping[str, Any]) -> dict[str, Any]:
         events=events,
         clock=args.get("clock"),
         seats=args.get("seats"),
+        actor=args.get("actor"),
     )
 
 

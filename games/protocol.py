@@ -221,11 +221,13 @@ def state_frame(
     events: Iterable[Mapping[str, Any]],
     clock: Mapping[str, Any] | None = None,
     seats: Iterable[Mapping[str, Any]] | None = None,
+    actor: str | None = None,
 ) -> dict[str, Any]:
     """The game as one audience sees it at ``version``, with the events that led there.
 
     ``clock`` (see :func:`clock`) and ``seats`` (see :func:`seats`) are added as top-level
-    ``"clock"`` and ``"seats"`` when given.
+    ``"clock"`` and ``"seats"`` when given; ``actor`` (who made the move: ``"player"``, ``"bot"``
+    or ``"standin"``) as ``"actor"``.
     """
     frame: dict[str, Any] = {
         "type": "state",
@@ -237,6 +239,8 @@ def state_frame(
         frame["clock"] = dict(clock)
     if seats is not None:
         frame["seats"] = [dict(seat) for seat in seats]
+    if actor is not None:
+        frame["actor"] = actor
     return frame
 
 

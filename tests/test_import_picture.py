@@ -4,7 +4,7 @@ import-linter's contracts (pyproject.toml, ``make lint``) keep the engine pure, 
 the engine's public surface and keep ``games`` and ``accounts`` out of ``remi_site``. What they
 cannot say is checked here: no import cycle inside ``games`` but the one through ``games.tasks``
 (the services queue tasks, the tasks call the services; the services import ``tasks`` inside a
-function, at the moment they queue one).
+function, at the moment they queue one), and none inside the rules engine.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def _cycles(graph: grimp.ImportGraph, modules: set[str]) -> list[list[str]]:
 
 def test_no_import_cycle_in_games_but_through_the_tasks() -> None:
     graph = grimp.build_graph("games", "accounts", "remi_site")
-    # The site's modules; the engine's own structure is checked by its own tests (tests/engine).
+    # The site's modules (the engine's have a test of their own, below).
     # A package that re-exports its parts (``games.services``) and its parts are one unit here.
     site = {
         module
@@ -88,3 +88,13 @@ def test_no_module_of_games_imports_the_project_wiring() -> None:
         if module.startswith(("games", "accounts"))
     }
     assert importers == set()
+
+
+def test_no_import_cycle_in_the_engine() -> None:
+    """The engine imports downward too (cards, melds, the search, rules, scoring, the state, the
+    families, the variants, the bots, the tools), a package with its parts included, and imports
+    made for the type checker count: the search and the rules' hooks name what they read of a rule
+    set and of a match as protocols of their own (``search.Rules``, ``rules.MatchFacts``)."""
+    graph = grimp.build_graph("games", cache_dir=None)
+    engine = {module for module in graph.modules if module.startswith("games.engine")}
+    assert _cycles(graph, engine) == []

@@ -430,3 +430,57 @@ __all__ = [
     "settle_set",
     "value_reading",
 ]
+
+
+def reading_orders(group: list[Card]) -> list[list[Card]]:
+    """Plausible orders of a small group as a set or a run (jokers declared to fill gaps): how a
+    group of cards put together on a rack may read (``Rules.meld_reading``).
+
+    >>> from games.engine import parse_cards
+    >>> " ".join(map(str, reading_orders(list(parse_cards("7H JK 5H")))[0]))
+    '5H JK(6H) 7H'
+    """
+    naturals = [c for c in group if not c.is_joker]
+    jokers = [c for c in group if c.is_joker]
+    out: list[list[Card]] = []
+    if len({c.rank for c in naturals}) == 1:
+        present = {c.suit for c in naturals}
+        free = [s for s in SUITS if s not in present]
+        if len(free) >= len(jokers):
+            out.append(naturals + [j.declared(Card(naturals[0].rank, free[i])) for i, j in enumerate(jokers)])
+    if len({c.suit for c in naturals}) == 1:
+        suit = naturals[0].suit
+        for ace_high in (False, True):
+
+            def number(c: Card, ace_high: bool = ace_high) -> int:
+                if c.rank == "A":
+                    return 14 if ace_high else 1
+                return RANK_NUMBER[c.rank]
+
+            ordered = sorted(naturals, key=number)
+            positions = [number(c) for c in ordered]
+            if len(set(positions)) != len(positions):
+                continue
+            span = positions[-1] - positions[0] + 1
+            gaps = span - len(ordered)
+            if gaps > len(jokers):
+                continue
+            spare = len(jokers) - gaps
+            row: list[Card] = []
+            spare_jokers = list(jokers)
+            for p in range(positions[0], positions[-1] + 1):
+                card = next((c for c in ordered if number(c) == p), None)
+                row.append(
+                    card if card is not None else spare_jokers.pop().declared(Card(position_rank(p), suit))
+                )
+            top, bottom = positions[-1], positions[0]
+            for _ in range(spare):
+                if top < 14 and not (bottom == 1 and top == 13):
+                    top += 1
+                    row.append(spare_jokers.pop().declared(Card(position_rank(top), suit)))
+                elif bottom > 1:
+                    bottom -= 1
+                    row.insert(0, spare_jokers.pop().declared(Card(position_rank(bottom), suit)))
+            if not spare_jokers:
+                out.append(row)
+    return out

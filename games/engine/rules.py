@@ -2,7 +2,8 @@
 
 A variant is a :class:`Rules` subclass in ``variants/`` that states only how it differs: a few class
 attributes (deck, hand sizes, meld limits, opening) and hooks (card values, round scoring, match
-end). The turn cycle in :mod:`.turn` reads them; it never asks which variant it is playing.
+end). The turn cycles of the families (:mod:`.families`) read them; they never ask which variant
+they are playing.
 
 >>> rules = variant("remik51", penaltyLimit=300)
 >>> rules.options["penalty_limit"], rules.options["joker_penalty"]
@@ -18,14 +19,39 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from .cards import Card, build_pack, parse_cards
-from .melds import Meld, MeldPolicy, read_meld, value_reading
+from .errors import InvalidMeldError
+from .melds import Meld, MeldPolicy, read_meld, reading_orders, value_reading
+from .search import best_arrangement
 
 if TYPE_CHECKING:
-    from .scoring import RoundFacts, ScoreLine
-    from .state import GameState
+    from .scoring import LaidMeld, RoundFacts, RoundResult, ScoreLine
+
+
+class MatchFacts(Protocol):
+    """What a variant's ``view_extra`` reads of the match: the public facts of a
+    :class:`~games.engine.state.GameState` (which has them all), named here so that the rules,
+    which the state holds, need not know the state."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]: ...
+
+    @property
+    def melds(self) -> Sequence[LaidMeld]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +277,7 @@ class Rules:
     def match_over(self, totals: Sequence[int], rounds_played: int) -> bool:
         raise NotImplementedError
 
-    def view_extra(self, state: GameState, seat: int | None) -> dict[str, Any]:
+    def view_extra(self, state: MatchFacts, seat: int | None) -> dict[str, Any]:
         """What the variant adds to every view (public facts only): nothing by default."""
         return {}
 
@@ -313,9 +339,6 @@ class Rules:
         >>> str(variant("remik51").meld_reading("JS 9S TS")), str(variant("remik51").meld_reading("7H JK 5H"))
         ('9S TS JS', '5H JK(6H) 7H')
         """
-        from .errors import InvalidMeldError
-        from .search import reading_orders
-
         seq = list(parse_cards(cards) if isinstance(cards, str) else cards)
         try:
             return read_meld(seq, self.policy)
@@ -337,8 +360,6 @@ class Rules:
 
         Ties go to the fewest leftover points. Returns ``(melds, leftover)``.
         """
-        from .search import best_arrangement
-
         seq = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
         return best_arrangement(self, seq)
 

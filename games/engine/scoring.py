@@ -14,7 +14,6 @@ from .cards import Card
 
 if TYPE_CHECKING:
     from .melds import Meld
-    from .rules import Rules
 
 RoundEnd = Literal["went_out", "stock_out", "void"]
 
@@ -100,7 +99,9 @@ def standings(totals: Sequence[int], lower_wins: bool) -> tuple[int, ...]:
     return tuple(seat for seat, total in enumerate(totals) if total == best)
 
 
-class _LaidMeld(Protocol):
+class LaidMeld(Protocol):
+    """A meld on the table and who placed each of its cards (a state's ``TableMeld``)."""
+
     @property
     def meld(self) -> Meld: ...
 
@@ -108,17 +109,22 @@ class _LaidMeld(Protocol):
     def placed_by(self) -> tuple[int, ...]: ...
 
 
+class _CardValues(Protocol):
+    def card_value(self, represented: Card, kind: str, position: int) -> int: ...
+
+
 class Table(Protocol):
-    """What :func:`table_points` reads of a state: the rules, the seats and the table's melds."""
+    """What :func:`table_points` reads of a state: the rules (what a card is worth in a meld), the
+    seats and the table's melds."""
 
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> _CardValues: ...
 
     @property
     def players(self) -> int: ...
 
     @property
-    def melds(self) -> Sequence[_LaidMeld]: ...
+    def melds(self) -> Sequence[LaidMeld]: ...
 
 
 def table_points(state: Table) -> tuple[int, ...]:

@@ -16,13 +16,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .cards import RANKS, SUITS, Card
-from .melds import Meld, position_rank
+from .melds import Meld, MeldPolicy, meld_readings, position_rank, read_meld, reading_orders
 
-if TYPE_CHECKING:
-    from .rules import Rules
+
+class Rules(Protocol):
+    """What the search reads of a rule set (:class:`~games.engine.rules.Rules` has it): its melds,
+    what a card is worth in a meld and in hand, and what an opening needs. The search knows no more
+    of the rules, so ``rules`` may import it."""
+
+    @property
+    def policy(self) -> MeldPolicy: ...
+
+    @property
+    def opening_run(self) -> str: ...
+
+    @property
+    def opening_minimum(self) -> int: ...
+
+    def card_value(self, represented: Card, kind: str, position: int) -> int: ...
+
+    def hand_value(self, card: Card) -> int: ...
+
+    def meld_value(self, meld: Meld) -> int: ...
+
 
 #: Canonical order of natural cards: suit-major, ace last (index = suit * 13 + rank index). With the
 #: ace last, when a card is the first undecided one every card below it in its suit is decided
@@ -378,8 +397,6 @@ __all__ = ["RANKS", "arrangement_value", "best_arrangement"]
 
 def runs_in(rules: Rules, cards: Sequence[Card], *, pure: bool, max_len: int = 5) -> list[Meld]:
     """Runs of 3..``max_len`` cards that can be made from ``cards`` (at most one joker unless pure)."""
-    from .melds import meld_readings
-
     by_face: dict[str, Card] = {}
     jokers = [c for c in cards if c.is_joker]
     for card in cards:
@@ -435,8 +452,6 @@ def _meets(rules: Rules, melds: Sequence[Meld]) -> bool:
 
 def _trim_to_keep(rules: Rules, melds: list[Meld], cards: Sequence[Card], keep: int) -> list[Meld] | None:
     """Give back melded cards until ``keep`` cards stay in hand, still meeting the opening."""
-    from .melds import meld_readings
-
     melds = list(melds)
     while len(cards) - sum(len(m.cards) for m in melds) < keep:
         best: list[Meld] | None = None
@@ -534,8 +549,6 @@ def _small_melds_with(rules: Rules, cards: Sequence[Card], card: Card) -> list[M
     """Valid 3- and 4-card melds from ``cards`` that hold ``card`` (jokers declared)."""
     from itertools import combinations
 
-    from .melds import read_meld
-
     others = [c for c in cards if c != card]
     jokers = [c for c in others if c.is_joker][:2]
     if card.is_joker:
@@ -577,61 +590,6 @@ def _close(a: Card, b: Card) -> bool:
         other = b if a.rank == "A" else a
         gaps.add(abs(RANK_NUMBER[other.rank] - 1))
     return bool(gaps & {1, 2})
-
-
-def reading_orders(group: list[Card]) -> list[list[Card]]:
-    """Plausible orders of a small group as a set or a run (jokers declared to fill gaps).
-
-    >>> from games.engine import parse_cards
-    >>> " ".join(map(str, reading_orders(list(parse_cards("7H JK 5H")))[0]))
-    '5H JK(6H) 7H'
-    """
-    from .cards import RANK_NUMBER
-
-    naturals = [c for c in group if not c.is_joker]
-    jokers = [c for c in group if c.is_joker]
-    out: list[list[Card]] = []
-    if len({c.rank for c in naturals}) == 1:
-        present = {c.suit for c in naturals}
-        free = [s for s in SUITS if s not in present]
-        if len(free) >= len(jokers):
-            out.append(naturals + [j.declared(Card(naturals[0].rank, free[i])) for i, j in enumerate(jokers)])
-    if len({c.suit for c in naturals}) == 1:
-        suit = naturals[0].suit
-        for ace_high in (False, True):
-
-            def number(c: Card, ace_high: bool = ace_high) -> int:
-                if c.rank == "A":
-                    return 14 if ace_high else 1
-                return RANK_NUMBER[c.rank]
-
-            ordered = sorted(naturals, key=number)
-            positions = [number(c) for c in ordered]
-            if len(set(positions)) != len(positions):
-                continue
-            span = positions[-1] - positions[0] + 1
-            gaps = span - len(ordered)
-            if gaps > len(jokers):
-                continue
-            spare = len(jokers) - gaps
-            row: list[Card] = []
-            spare_jokers = list(jokers)
-            for p in range(positions[0], positions[-1] + 1):
-                card = next((c for c in ordered if number(c) == p), None)
-                row.append(
-                    card if card is not None else spare_jokers.pop().declared(Card(position_rank(p), suit))
-                )
-            top, bottom = positions[-1], positions[0]
-            for _ in range(spare):
-                if top < 14 and not (bottom == 1 and top == 13):
-                    top += 1
-                    row.append(spare_jokers.pop().declared(Card(position_rank(top), suit)))
-                elif bottom > 1:
-                    bottom -= 1
-                    row.insert(0, spare_jokers.pop().declared(Card(position_rank(bottom), suit)))
-            if not spare_jokers:
-                out.append(row)
-    return out
 
 
 def melds_with(rules: Rules, cards: Sequence[Card], card: Card) -> list[Meld]:

@@ -135,7 +135,13 @@ def record_move(
     if after.is_over:
         ratings.on_match_over(match=match, state=after)  # once; in this transaction
     publish_after_commit(
-        match=match, state=after, events=transition.events, rows=rows, schedule=schedule, new_turn=new_turn
+        match=match,
+        state=after,
+        events=transition.events,
+        rows=rows,
+        schedule=schedule,
+        new_turn=new_turn,
+        actor=actor,
     )
 
 
@@ -196,8 +202,12 @@ def publish_after_commit(
     schedule: bool = True,
     new_turn: bool = True,
     except_channel: str | None = None,
+    actor: str | None = None,
 ) -> None:
     """After commit: every audience gets its frame, then what plays the next move is scheduled.
+
+    ``actor``: who made the move the frames follow (``MoveRecord.Actor``), sent as the frame's
+    ``actor`` so that a table can say "bot for Ala" (docs/protocol.md); None for other changes.
 
     That is the bot's move for a bot or an away seat, or the turn timer for a person (unless
     ``schedule`` is False: a change that left the awaited move as it was). A person's timer is
@@ -226,6 +236,7 @@ def publish_after_commit(
         turn_started=match.turn_started,
         resume_at=match.resume_at,
         except_channel=except_channel,
+        actor=actor,
     )
     on_commit(callback)
 
@@ -258,6 +269,7 @@ def after_commit(
     turn_started: datetime | None,
     resume_at: datetime | None,
     except_channel: str | None = None,
+    actor: str | None = None,
 ) -> None:
     try:
         broadcast.publish(
@@ -268,6 +280,7 @@ def after_commit(
             clock=clock,
             seats=seats,
             except_channel=except_channel,
+            actor=actor,
         )
     finally:
         if bot_to_move:

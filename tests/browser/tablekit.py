@@ -150,6 +150,20 @@ def click(page: Any, name: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
 
 
+def open_drawer(page: Any, name: str) -> None:
+    """Open the table's drawer ``name`` ("log", "scores", "chat", "settings", "help") over the table."""
+    button = page.locator(f'[data-key="drawer:{name}"]')
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+    page.wait_for_selector(f"#drawer-{name}:not([hidden])")
+
+
+def close_drawer(page: Any) -> None:
+    """Close the drawer open over the table."""
+    page.keyboard.press("Escape")
+    page.wait_for_function("![...document.querySelectorAll('.tbl-drawer')].some((d) => !d.hidden)")
+
+
 def no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 

@@ -200,7 +200,7 @@ def test_a_gin_deal_is_played_through_the_page_to_its_score(
     at += 1
     for page in pages:
         wait_version(page, at)
-        banner = page.inner_text("#tbl-banner")
+        banner = page.inner_text("#tbl-summary")
         assert "Match over" in banner
         assert ", ".join(NAMES[s] for s in deal.winners) in banner
         assert "Settlement:" in banner

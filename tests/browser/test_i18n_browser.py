@@ -70,7 +70,9 @@ def test_the_table_in_the_players_language(
     page = tablekit.open_page(browser, server_url, table["match_id"], table[language], **VIEWPORTS[viewport])
 
     assert page.get_attribute("html", "lang") == language
+    tablekit.open_drawer(page, "settings")  # the site's menu is in the table's settings drawer
     assert page.locator(".site-nav").get_by_text(expected["nav"], exact=True).is_visible()
+    tablekit.close_drawer(page)
     english, translated = expected["catalog"]
     assert page.evaluate("(text) => window.gettext(text)", english) == translated
     assert page.get_by_text(translated, exact=True).count() >= 1  # drawn by the live table

@@ -20,8 +20,10 @@ from tests.browser.tablekit import (
     Screenshot,
     Seat,
     click,
+    close_drawer,
     hand,
     js_errors,
+    open_drawer,
     open_page,
     play_bots_until,
     seat_of,
@@ -213,7 +215,9 @@ def test_a_player_who_is_out_buys_back_in(
     assert page.get_by_role("button", name="Stay out", exact=True).is_enabled()
     screenshot(page, "table-knock108-buy-back-390x844.png")
 
+    open_drawer(page, "scores")
     page.locator("#ledger summary").click()  # an opened section stays open when a frame arrives
+    close_drawer(page)
     click(page, "Buy back in (30 chips)")
     wait_version(page, at + 1)
     assert page.locator("#ledger").get_attribute("open") is not None

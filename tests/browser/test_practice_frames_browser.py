@@ -122,6 +122,7 @@ def test_the_worker_builds_the_frames_the_server_sent(
             "version": frame["version"],
             "clock": frame.get("clock"),
             "seats": frame.get("seats"),
+            "actor": frame.get("actor"),
         }
         for seat in (0, 1)
         for frame in frames[seat]

@@ -28,11 +28,13 @@ from games import engine
 from tests.browser.tablekit import (
     Screenshot,
     click,
+    close_drawer,
     drag,
     free_run,
     hand,
     js_errors,
     no_sideways_scroll,
+    open_drawer,
     open_page,
     open_path,
     rack_settled,
@@ -206,6 +208,7 @@ def test_a_remik51_round_through_the_rack(
     drag(ala, _card(ala, ids["5D"]), ala.locator("#discard-box"))
     wait_version(bartek, start + 7)
     for page in (ala, bartek):
+        open_drawer(page, "scores")
         page.wait_for_selector(".scores-table tbody tr:not(.totals-row)", timeout=10000)
         first = page.locator(".scores-table tbody tr").first
         assert first.locator("th").inner_text().startswith("1")
@@ -380,12 +383,14 @@ def test_large_cards_and_four_colours_are_kept_with_the_account(
     ids = remik51["ids"]
     page = open_page(browser, server_url, match_id, remik51["ala"], viewport={"width": 390, "height": 844})
     small = _width(page, _card(page, ids["9S"]))
+    open_drawer(page, "settings")
     for name in ("Large cards", "Four-colour deck"):
         with page.expect_response(lambda response: "/table/display/" in response.url) as saved:
             page.get_by_role("button", name=name).click()
         assert saved.value.status == 200
     assert page.get_attribute('[data-key="pref:large"]', "aria-pressed") == "true"
     page.wait_for_selector("#tbl.cards-large.deck-four")
+    close_drawer(page)
     assert _width(page, _card(page, ids["9S"])) > small
     colour = "el => getComputedStyle(el).color"
     assert _card(page, ids["5D"]).evaluate(colour) != _card(page, ids["8H"]).evaluate(colour)
@@ -450,6 +455,7 @@ def test_remi_the_atu_dragged_into_a_rack_meld(
     # The last card onto the discard box: out, with the atu.
     drag(ala, _card(ala, ids["KS"]), ala.locator("#discard-box"))
     wait_version(ala, start + 2)
+    open_drawer(ala, "scores")
     ala.wait_for_selector(".scores-table tbody tr:not(.totals-row)", timeout=10000)
     assert js_errors(ala) == []
 

@@ -342,7 +342,7 @@ def test_the_end_of_the_match_shows_the_winners_and_the_scores(
     match_id, seat, winners = finished
     page = tablekit.open_page(browser, server_url, match_id, seat)
 
-    banner = page.inner_text("#tbl-banner")
+    banner = page.inner_text("#tbl-summary")
     assert "Match over" in banner
     for name in winners:
         assert name in banner
@@ -372,7 +372,7 @@ def test_the_pause_between_rounds_counts_down_with_the_round_lines(
     match_id, seat, commitment = paused
     page = tablekit.open_page(browser, server_url, match_id, seat)
 
-    banner = page.inner_text("#tbl-banner")
+    banner = page.inner_text("#tbl-summary")
     assert "Round 1 is over" in banner
     assert re.search(r"Next round in [0-2]:\d\d", banner)
     for name in NAMES:

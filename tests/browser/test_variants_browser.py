@@ -123,7 +123,7 @@ def test_a_finished_match_shows_its_result(
     variant, match_id, seat, state = finished
     page = open_page(browser, server_url, match_id, seat, viewport={"width": 390, "height": 844})
 
-    banner = page.inner_text("#tbl-banner")
+    banner = page.inner_text("#tbl-summary")
     assert "Match over" in banner
     for winner in state.winners:
         assert state.names[winner] in banner

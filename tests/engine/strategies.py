@@ -1,13 +1,17 @@
 """Hypothesis strategies and helpers for the rules engine's property tests.
 
-* ``RULE_SETS`` lists the variant/option combinations the properties run on.
+* ``RULE_SETS`` lists the rummy family's variant/option combinations; ``ALL_RULE_SETS`` adds the gin
+  family's and Knock-108's, so that every variant of ``variant_names()`` has some.
 * ``hands`` draws hands from a rule set's pack; ``meldy_hands`` draws small hands rich in melds.
-* ``playthroughs`` draws a *reachable* game: ``new_game`` with a random seed and seat count, then a
-  random number of random moves, each chosen from ``legal_moves``. A playthrough keeps every state,
+* ``playthroughs`` draws a *reachable* game of one variant: ``new_game`` with a random seed and seat
+  count, then a random number of moves, each chosen from ``legal_moves`` (in the gin family and
+  Knock-108 mixed with the normal bot's moves, so that deals end by knocks, replies and special
+  hands rather than by an empty stock). A playthrough keeps every state,
   the moves, their events and the legal moves offered at each state, and its ``repr`` is the recipe
   (:class:`Recipe`) that rebuilds it, so a falsifying example can be replayed with ``play(recipe)``.
 * ``garbage_moves`` draws moves that are mostly illegal (cards not in hand, random triples, takes at
-  random depths, unknown meld ids, wrong seats).
+  random depths, unknown meld ids, wrong seats); ``odd_moves`` the passes and knocks of the gin
+  family and Knock-108 at any time, with any cards.
 
 Kept free of Django: the engine tests need no database.
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -32,7 +36,9 @@ from games.engine import (
     Exchange,
     GameState,
     InvalidMeldError,
+    Knock,
     LayOff,
+    Pass,
     Play,
     TakeDiscard,
     apply_move,
@@ -41,10 +47,12 @@ from games.engine import (
     new_game,
     position,
     variant,
+    view_for,
 )
+from games.engine.bots import NormalBot
 from games.engine.events import Event
 from games.engine.moves import Move
-from games.engine.rules import Rules
+from games.engine.rules import Rules, family_of
 
 # --- rule sets ---------------------------------------------------------------------------------
 
@@ -85,6 +93,22 @@ RULE_SETS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
     + [("remi", o) for o in REMI_OPTION_SETS]
     + [("rummy500", o) for o in R500_OPTION_SETS]
     + [("remik40", o) for o in R40_OPTION_SETS]
+)
+#: Small targets make gin matches and Oklahoma's three columns end.
+GIN_OPTION_SETS: tuple[dict[str, Any], ...] = ({}, {"target": 10})
+K108_OPTION_SETS: tuple[dict[str, Any], ...] = (
+    {},
+    {"full_sequence": True},
+    {"joker_limits": "none"},
+    {"stake": 2, "special_hand_stakes": 0},
+    {"max_players": 3, "full_sequence": True, "joker_limits": "none", "special_hand_stakes": 4},
+)
+#: Every variant's rule sets: the rummy family's, the gin family's and Knock-108's.
+ALL_RULE_SETS: tuple[tuple[str, dict[str, Any]], ...] = (
+    RULE_SETS
+    + tuple(("gin", o) for o in GIN_OPTION_SETS)
+    + tuple(("oklahoma", o) for o in GIN_OPTION_SETS)
+    + tuple(("knock108", o) for o in K108_OPTION_SETS)
 )
 
 
@@ -174,11 +198,19 @@ class Recipe:
     seed: int
     first: int | None
     choice_seed: int
-    prefer_play: float
+    #: How often random play prefers a play or a take (the rummy family); None: every legal move
+    #: alike (see ``pick_move``).
+    prefer_play: float | None
     max_moves: int
     until_rounds: int | None = None
     #: Start from ``SCENARIOS[scenario]`` (a hand-built position) instead of a deal.
     scenario: str | None = None
+    #: The share of moves the normal bot makes (the gin family and Knock-108: so deals reach the
+    #: knock, the reply, gin and the special hands).
+    bot_share: float = 0.0
+    #: The share of the other moves that are a knock, when one is legal (gin: so knocks are made
+    #: with more than the least deadwood, and undercuts happen).
+    knock_share: float = 0.0
 
     @property
     def rules(self) -> Rules:
@@ -239,6 +271,23 @@ def too_big(state: GameState) -> bool:
     return HUGE_HAND is not None and state.phase != "over" and len(state.hands[state.turn]) > HUGE_HAND
 
 
+BOT = NormalBot()
+
+
+def pick_move(state: GameState, offered: Sequence[Move], rng: random.Random, recipe: Recipe) -> Move:
+    """The recipe's next move: the bot's (``bot_share``), a knock (``knock_share``), else a random
+    legal move (``choose_move`` when the recipe prefers plays, else any legal move alike)."""
+    if recipe.bot_share and rng.random() < recipe.bot_share:
+        return BOT.choose_move(view_for(state, state.turn))
+    if recipe.knock_share:
+        knocks = [m for m in offered if isinstance(m, Knock)]
+        if knocks and rng.random() < recipe.knock_share:
+            return rng.choice(knocks)
+    if recipe.prefer_play is None:
+        return rng.choice(offered)
+    return choose_move(offered, rng, recipe.prefer_play)
+
+
 def play(recipe: Recipe) -> Playthrough:
     rules = recipe.rules
     players = list(recipe.players) if isinstance(recipe.players, tuple) else recipe.players
@@ -254,7 +303,7 @@ def play(recipe: Recipe) -> Playthrough:
         seat = state.turn
         offered = legal_moves(state, seat)
         pt.options.append(offered)
-        move = choose_move(offered, rng, recipe.prefer_play)
+        move = pick_move(state, offered, rng, recipe)
         transition = apply_move(state, seat, move)
         if too_big(transition.state):
             pt.stopped_early = True  # see HUGE_HAND: the playthrough ends before the huge hand
@@ -271,21 +320,42 @@ def play(recipe: Recipe) -> Playthrough:
 NAMES = ("Ana", "Bogdan", "Cezar", "Dana", "Emil", "Filip", "Gosia", "Henryk")
 
 
+#: A number of moves, or one per variant or family name (the variant's name first).
+PerVariant = int | Mapping[str, int]
+
+
+def _for(value: PerVariant | None, name: str) -> int | None:
+    if value is None or isinstance(value, int):
+        return value
+    return value.get(name, value.get(family_of(name)))
+
+
 @st.composite
 def recipes(
     draw: st.DrawFn,
     name: str | None = None,
-    max_moves: int = 80,
-    min_moves: int = 0,
-    until_rounds: int | None = None,
+    max_moves: PerVariant = 80,
+    min_moves: PerVariant = 0,
+    until_rounds: PerVariant | None = None,
     prefer_play: st.SearchStrategy[float] | None = None,
 ) -> Recipe:
-    pairs = [pair for pair in RULE_SETS if name is None or pair[0] == name]
+    """A recipe of variant ``name`` (None: one of the rummy family's ``RULE_SETS``)."""
+    pairs = [pair for pair in ALL_RULE_SETS if pair[0] == name] if name is not None else list(RULE_SETS)
     variant_name, options = draw(st.sampled_from(pairs))
     rules = make_rules(variant_name, options)
     count = draw(st.integers(rules.min_players, rules.max_players))
     players: int | tuple[str, ...] = count if draw(st.booleans()) else NAMES[:count]
     first = draw(st.none() | st.integers(0, count - 1))
+    family = rules.family
+    bot_share, knock_share, play_share = 0.0, 0.0, None
+    if family == "rummy":
+        play_share = draw(prefer_play if prefer_play is not None else st.sampled_from([0.0, 0.5, 0.9]))
+    elif family == "gin":
+        bot_share, knock_share = draw(st.sampled_from([0.0, 0.5, 0.8, 1.0])), 0.5
+    else:
+        bot_share = draw(st.sampled_from([0.0, 0.6, 0.9, 1.0]))
+    most = _for(max_moves, variant_name) or 0
+    least = min(_for(min_moves, variant_name) or 0, most)
     return Recipe(
         variant=variant_name,
         options=tuple(sorted(options.items())),
@@ -293,20 +363,22 @@ def recipes(
         seed=draw(st.integers(0, 2**64)),
         first=first,
         choice_seed=draw(st.integers(0, 2**32)),
-        prefer_play=draw(prefer_play if prefer_play is not None else st.sampled_from([0.0, 0.5, 0.9])),
-        max_moves=draw(st.integers(min_moves, max_moves)),
-        until_rounds=until_rounds,
+        prefer_play=play_share,
+        max_moves=draw(st.integers(least, most)),
+        until_rounds=_for(until_rounds, variant_name),
+        bot_share=bot_share,
+        knock_share=knock_share,
     )
 
 
 def playthroughs(
     name: str | None = None,
-    max_moves: int = 80,
-    min_moves: int = 0,
-    until_rounds: int | None = None,
+    max_moves: PerVariant = 80,
+    min_moves: PerVariant = 0,
+    until_rounds: PerVariant | None = None,
     prefer_play: st.SearchStrategy[float] | None = None,
 ) -> st.SearchStrategy[Playthrough]:
-    """Reachable games: a deal then up to ``max_moves`` random legal moves (see the module note)."""
+    """Reachable games: a deal then up to ``max_moves`` legal moves (see the module note)."""
     return recipes(name, max_moves, min_moves, until_rounds, prefer_play).map(play)
 
 
@@ -632,6 +704,35 @@ def garbage_moves(draw: st.DrawFn, state: GameState) -> tuple[int, Move]:
         picked = draw(st.none() | _cards_like(state))
         extra = pile[-1:]
     return seat, TakeDiscard(picked, draw(_plays(state, extra)))
+
+
+@st.composite
+def odd_moves(draw: st.DrawFn, state: GameState) -> tuple[int, Move]:
+    """A (seat, move) of the kinds the gin family and Knock-108 add, mostly illegal in ``state``:
+    passes and knocks at any time (with random discards and melds, one card three times), takes
+    and discards of any card, plays in the wrong step, by the seat to move or another."""
+    seat = draw(
+        st.sampled_from([state.turn, state.turn, (state.turn + 1) % state.players, -1, state.players])
+    )
+    pack = state.rules.pack()
+    hand = list(state.hands[state.turn]) or list(pack[:5])
+    card = st.sampled_from(hand) | st.sampled_from(pack)
+    meld = st.lists(card, max_size=5).map(tuple)
+    kind = draw(st.sampled_from(["pass", "knock", "knock", "thrice", "play", "take", "discard"]))
+    if kind == "pass":
+        return seat, Pass()
+    if kind == "knock":
+        return seat, Knock(draw(st.none() | card), tuple(draw(st.lists(meld, max_size=3))))
+    if kind == "thrice":
+        one = draw(card)
+        return seat, Knock(None, ((one, one, one),))
+    if kind == "take":
+        return seat, TakeDiscard(draw(st.none() | card), Play())
+    if kind == "discard":
+        return seat, Discard(draw(card))
+    meld_ids = st.integers(-1, state.next_meld_id + 1)
+    layoffs = st.lists(st.builds(LayOff, meld_ids, meld), max_size=2).map(tuple)
+    return seat, Play(tuple(draw(st.lists(meld, max_size=2))), draw(layoffs))
 
 
 def plausible_moves(state: GameState) -> list[Move]:

@@ -11,6 +11,7 @@ x 4 suits).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import random
@@ -31,7 +32,7 @@ from games.engine.deadwood import (
     with_layoffs,
 )
 from games.engine.errors import InvalidMeldError
-from games.engine.melds import extend_meld, read_meld
+from games.engine.melds import Meld, extend_meld, read_meld
 
 GIN = variant("gin")
 RANKS = "A23456789TJQK"  # ace low (GIN-3)
@@ -65,8 +66,13 @@ def all_melds(cards: Sequence[Card]) -> list[frozenset[Card]]:
 
 
 def brute_deadwood(cards: Sequence[Card]) -> int:
-    cards = [Card(c.rank, c.suit) for c in cards]
-    melds = all_melds(cards)
+    return _brute_deadwood(frozenset(Card(c.rank, c.suit) for c in cards))
+
+
+@functools.cache
+def _brute_deadwood(cards: frozenset[Card]) -> int:
+    """The least deadwood over every set of disjoint melds (a hand's cards are distinct)."""
+    melds = all_melds(sorted(cards, key=str))
     total = sum(value(c) for c in cards)
     best = total
 
@@ -86,40 +92,42 @@ def brute_after_discard(cards: Sequence[Card]) -> int:
 
 
 def brute_with_layoffs(cards: Sequence[Card], targets: Sequence[str]) -> int:
-    """Least deadwood when cards may also be laid off onto the ``targets`` melds, by trying every
-    assignment of cards to targets and laying them on with ``extend_meld`` (chains included)."""
+    """Least deadwood when cards may also be laid off onto the ``targets`` melds: every set of cards
+    that can be laid on each target with ``extend_meld`` (chains included) is found by trying it,
+    and every way to lay such sets on different targets is counted."""
     policy = GIN.policy
     metas = [read_meld(parse_cards(text), policy) for text in targets]
     cards = [Card(c.rank, c.suit) for c in cards]
     candidates = [
         c for c in cards if any(c.rank == m.rank or (m.kind == "run" and c.suit == m.suit) for m in metas)
     ]
-    best = brute_deadwood(cards)
-    for choice in itertools.product(range(len(metas) + 1), repeat=len(candidates)):
-        laid: list[list[Card]] = [[] for _ in metas]
-        for card, where in zip(candidates, choice, strict=True):
-            if where < len(metas):
-                laid[where].append(card)
-        if not any(laid):
-            continue
-        ok = True
-        for meld, extra in zip(metas, laid, strict=True):
-            current = meld
-            pending = list(extra)
-            while pending and ok:
-                for card in list(pending):
-                    try:
-                        current = extend_meld(current, card, policy)
-                    except InvalidMeldError:
-                        continue
-                    pending.remove(card)
-                    break
-                else:
-                    ok = False
-        if ok:
-            used = {c for group in laid for c in group}
-            best = min(best, brute_deadwood([c for c in cards if c not in used]))
-    return best
+    subsets = range(1, 1 << len(candidates))
+
+    def fits(meld: Meld, group: list[Card]) -> bool:
+        current, pending = meld, list(group)
+        while pending:
+            for card in list(pending):
+                try:
+                    current = extend_meld(current, card, policy)
+                except InvalidMeldError:
+                    continue
+                pending.remove(card)
+                break
+            else:
+                return False
+        return True
+
+    # The sets of candidates (bit masks) laid off together, target by target, then on every target.
+    laid = {0}
+    for meld in metas:
+        near = sum(1 << i for i, c in enumerate(candidates) if c.rank == meld.rank or c.suit == meld.suit)
+        group = [mask for mask in subsets if not mask & ~near]
+        onto = [mask for mask in group if fits(meld, [c for i, c in enumerate(candidates) if mask >> i & 1])]
+        laid |= {done | mask for done in laid for mask in onto if not done & mask}
+    kept = [c for c in cards if c not in candidates]
+    return min(
+        brute_deadwood(kept + [c for i, c in enumerate(candidates) if not mask >> i & 1]) for mask in laid
+    )
 
 
 # --- hands ---------------------------------------------------------------------------------------

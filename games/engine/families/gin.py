@@ -71,8 +71,8 @@ from ..cycles import GinColumn, GinKnock, GinState
 from ..deadwood import bit_of, deadwood, deadwood_after_discard, mask_of, with_layoffs
 from ..deal import deal_seed, shuffle
 from ..events import Event, public
-from ..melds import extend_meld, read_meld
-from ..moves import Discard, DrawStock, Knock, LayOff, Move, Pass, Play, TakeDiscard
+from ..melds import read_meld
+from ..moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard
 from ..rules import Rules
 from ..state import GameState, Transition, evolve
 from ..variants.gin import (
@@ -83,7 +83,8 @@ from ..variants.gin import (
 )
 from . import steps
 from .base import Step
-from .gin_deal import card_ids, deal, gin_rules, gin_state, knock_of, loose_points, score, void
+from .gin_deal import card_ids, deal, gin_rules, gin_state, loose_points, void
+from .gin_reply import reply_done, reply_play, reply_plays
 
 __all__ = ["GIN", "VOID_AT", "GinCycle"]
 
@@ -94,7 +95,8 @@ VOID_AT = 2
 # deal is a hundred moves, each listing the seat's moves and computing its hand's mask: what the
 # hot path needs of a card is made once per card and found by the card object's identity (a card
 # read back from JSON is another object and takes the general way). ``make bench``: random gin
-# deals per CPU-second about 430 without these, 700 with them (the same machine, in turn).
+# deals per CPU-second about 430 without these, 700 with them (the same machine, in turn); again
+# on 2026-12-03, 438 against 588 (docs/benchmarks.md, "Before and after the turn-cycle restructure").
 _BIT_OF = {id(card): bit_of(card) for card in PACK}
 _DISCARD_OF = {id(card): Discard(card) for card in PACK}
 _TAKE_OF = {id(card): TakeDiscard(card) for card in PACK}
@@ -120,17 +122,6 @@ def _is(card: Card, taken: Card | None) -> bool:
     return taken is not None and card.rank == taken.rank and card.suit == taken.suit and card == taken
 
 
-def _cards_of(mask: int, hand: Sequence[Card]) -> list[Card]:
-    """The cards of ``hand`` in ``mask``, suit by suit and low to high (a run in meld order)."""
-    by_bit = {bit_of(card): card for card in hand}
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(by_bit[low])
-        mask ^= low
-    return out
-
-
 def _best_discard(hand: Sequence[Card], taken: Card | None) -> Card:
     """The discard leaving the least deadwood; among equals the highest card (then hand order)."""
     mask = _mask(hand)
@@ -143,10 +134,6 @@ def _best_discard(hand: Sequence[Card], taken: Card | None) -> Card:
         if best is None or key < best:
             best, choice = key, card
     return choice
-
-
-def _lay_off(rules: Rules, target: Any, cards: Sequence[Card], seat: int) -> Any:
-    return steps.lay_off(rules.policy, target, cards, seat, rule="GIN-16")
 
 
 # --- the offer, the draw, the discard -----------------------------------------------------------
@@ -310,80 +297,6 @@ def _knock(state: GameState, seat: int, move: Knock) -> Transition:
     return Transition(new, events)
 
 
-# --- the defender's reply -------------------------------------------------------------------------
-
-
-def _targets(state: GameState) -> list[Any]:
-    """The table melds the defender may lay off onto (none of a gin hand's, GIN-21)."""
-    knock = knock_of(state)
-    return [m for m in state.melds if not (knock.gin and m.owner == knock.seat)]
-
-
-def _reply_play(state: GameState, seat: int, play: Play) -> Transition:
-    rules = state.rules
-    if play.exchanges:
-        raise errors.JokerExchangeError("there are no jokers in gin (GIN-2)", rule="GIN-2")
-    if play.is_empty:
-        raise errors.MalformedMoveError("a play lays melds or lays off cards (or pass)")
-    knock = knock_of(state)
-    pool = list(state.hands[seat])
-    new_melds = [read_meld(steps.take_cards(pool, written, "meld"), rules.policy) for written in play.melds]
-    table = {m.id: m for m in state.melds}
-    events: list[Event] = []
-    for layoff in play.layoffs:
-        target = table.get(layoff.meld)
-        if target is None:
-            raise errors.UnknownMeldError(
-                f"there is no meld {layoff.meld} on the table (lay-offs go onto melds only, GIN-17)",
-                meld=layoff.meld,
-            )
-        if knock.gin and target.owner == knock.seat:
-            raise errors.CannotLayOffError(
-                "nothing may be laid off onto a gin hand", rule="GIN-21", meld=layoff.meld
-            )
-        cards = steps.take_cards(pool, layoff.cards, "lay-off")
-        table[target.id] = _lay_off(rules, target, cards, seat)
-        events.append(public("laid_off", seat=seat, meld=target.id, cards=card_ids(cards)))
-    next_id = state.next_meld_id
-    melds = [table[m.id] for m in state.melds]
-    for meld in new_melds:
-        melds.append(steps.meld_on_table(seat, next_id, meld))
-        events.append(public("melded", seat=seat, meld=next_id, cards=card_ids(meld.cards), points=0))
-        next_id += 1
-    new = evolve(state, hands=steps.with_hand(state, seat, pool), melds=tuple(melds), next_meld_id=next_id)
-    if not pool:
-        return score(new, events)  # nothing left to lay: the reply is over
-    return Transition(new, tuple(events))
-
-
-def _reply_done(state: GameState, seat: int, move: Pass) -> Transition:
-    """Pass: the engine lays the rest of the defender's hand as well as it can, then scores."""
-    rules = state.rules
-    hand = list(state.hands[seat])
-    targets = _targets(state)
-    events: list[Event] = []
-    _, laid, own = with_layoffs(mask_of(hand), [mask_of(m.cards) for m in targets])
-    table = {m.id: m for m in state.melds}
-    used = 0
-    for target, mask in zip(targets, laid, strict=True):
-        if mask:
-            cards = _cards_of(mask, hand)
-            table[target.id] = _lay_off(rules, target, cards, seat)
-            events.append(public("laid_off", seat=seat, meld=target.id, cards=card_ids(cards)))
-            used |= mask
-    melds = [table[m.id] for m in state.melds]
-    next_id = state.next_meld_id
-    for mask in own:
-        meld = read_meld(_cards_of(mask, hand), rules.policy)
-        melds.append(steps.meld_on_table(seat, next_id, meld))
-        events.append(public("melded", seat=seat, meld=next_id, cards=card_ids(meld.cards), points=0))
-        next_id += 1
-        used |= mask
-    left = tuple(card for card in hand if not bit_of(card) & used)
-    new = evolve(state, hands=steps.with_hand(state, seat, left), melds=tuple(melds), next_meld_id=next_id)
-    return score(new, events)
-
-
 # --- what a seat may do and see -------------------------------------------------------------------
 
 
@@ -420,7 +333,7 @@ _STEP_LIST = {
     ("turn", "play"): Step("play", {Discard: _discard, Knock: _knock}, _refuse_after_draw),
     ("reply", "play"): Step(
         "reply",
-        {Pass: _reply_done, Play: _reply_play},
+        {Pass: reply_done, Play: reply_play},
         _refusal(
             "reply to the knock: lay melds and lay-offs (play), then pass to be counted", "GIN-16", "reply"
         ),
@@ -490,46 +403,8 @@ class GinCycle:
             top = state.discard[-1]
             return [_TAKE_OF.get(id(top)) or TakeDiscard(top), _PASS]
         if step == "reply":
-            return [_PASS, *self._reply_plays(state, seat)]
+            return [_PASS, *reply_plays(state, seat)]
         return []
-
-    def _reply_plays(self, state: GameState, seat: int) -> list[Move]:
-        """Plays the engine offers the defender: its best melds and lay-offs, and each one alone."""
-        hand = list(state.hands[seat])
-        targets = _targets(state)
-        _, laid, own = with_layoffs(mask_of(hand), [mask_of(m.cards) for m in targets])
-        melds = tuple(tuple(_cards_of(mask, hand)) for mask in own)
-        layoffs = tuple(
-            LayOff(target.id, tuple(_cards_of(mask, hand)))
-            for target, mask in zip(targets, laid, strict=True)
-            if mask
-        )
-        candidates: list[Play] = []
-        if melds or layoffs:
-            candidates.append(Play(melds=melds, layoffs=layoffs))
-        several = len(melds) + len(layoffs) > 1
-        candidates += [Play(melds=(meld,)) for meld in melds] if several else []
-        candidates += [Play(layoffs=(layoff,)) for layoff in layoffs] if several else []
-        for target in targets:  # single cards that fit, whether or not the best count uses them
-            for card in hand:
-                try:
-                    extend_meld(target.meld, card, state.rules.policy)
-                except errors.InvalidMeldError:
-                    continue
-                candidates.append(Play(layoffs=(LayOff(target.id, (card,)),)))
-        out: list[Move] = []
-        seen: set[str] = set()
-        for play in candidates:
-            key = repr(play)
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                _reply_play(state, seat, play)
-            except errors.IllegalMoveError:
-                continue
-            out.append(play)
-        return out
 
     def seat_options(self, state: GameState, seat: int) -> dict[str, Any]:
         """The ``you`` block: what the seat may do now, its deadwood and knock options (own cards only)."""

@@ -21,15 +21,12 @@ as when the stock cannot be rebuilt.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..cards import Card
 from ..melds import MeldPolicy
-from ..rules import Option, Rules, register, variant
+from ..rules import MatchFacts, Option, Rules, register, variant
 from ..scoring import RoundFacts, ScoreLine
-
-if TYPE_CHECKING:
-    from ..state import GameState
 
 __all__ = ["Remik40", "split_pool", "variant"]
 
@@ -229,7 +226,7 @@ class Remik40(Rules):
     def match_over(self, totals: Sequence[int], rounds_played: int) -> bool:
         return True  # R40-Q11: one game is one round
 
-    def view_extra(self, state: GameState, seat: int | None) -> dict[str, Any]:
+    def view_extra(self, state: MatchFacts, seat: int | None) -> dict[str, Any]:
         # R40-29: the table shows its payout structure; after the game, who received what.
         stake = int(self._options["stake"])
         payouts = net = None

@@ -16,16 +16,13 @@ wrap_around R500-3
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..cards import Card, build_pack
 from ..errors import InvalidMeldError
 from ..melds import MeldPolicy
-from ..rules import Option, Rules, register, variant
+from ..rules import MatchFacts, Option, Rules, register, variant
 from ..scoring import RoundFacts, ScoreLine, table_points
-
-if TYPE_CHECKING:
-    from ..state import GameState
 
 __all__ = ["InvalidMeldError", "Rummy500", "variant"]
 
@@ -145,7 +142,7 @@ class Rummy500(Rules):
         best = max(totals)
         return best > int(self._options["target"]) and list(totals).count(best) == 1
 
-    def view_extra(self, state: GameState, seat: int | None) -> dict[str, Any]:
+    def view_extra(self, state: MatchFacts, seat: int | None) -> dict[str, Any]:
         # R500-14: the running tally: each seat's total plus what it has put on the table this deal.
         laid = table_points(state) if state.phase != "over" else (0,) * state.players
         return {

@@ -94,10 +94,15 @@ async function keepFiles(files) {
   const total = files.reduce((sum, file) => sum + file.size, 0);
   let done = 0;
   const missing = [];
-  for (const file of files) {
-    const cache = await caches.open(file.cache);
-    if (await cache.match(file.url)) done += file.size;
-    else missing.push({ ...file, cache });
+  const found = await Promise.all(
+    files.map(async (file) => {
+      const cache = await caches.open(file.cache);
+      return { ...file, cache, kept: Boolean(await cache.match(file.url)) };
+    }),
+  );
+  for (const file of found) {
+    if (file.kept) done += file.size;
+    else missing.push(file);
   }
   if (!missing.length) return;
   const bar = $("practice-progress");
@@ -407,6 +412,13 @@ async function hasSnapshot(place) {
 async function boot() {
   // The worker starts now (its thread, its script), while the files are looked for on the device.
   state.engine = new PracticeEngine(config.worker);
+  if (loadRecord()) {
+    // A game to resume: the table's modules (its folder's, as the service worker keeps them) are
+    // fetched and compiled meanwhile, not run (play does that).
+    const folder = tableUrl.slice(0, tableUrl.lastIndexOf("/") + 1);
+    const modules = new Set([tableUrl, ...(config.precache || []).filter((url) => url.startsWith(folder) && url.endsWith(".js"))]);
+    for (const href of modules) document.head.append(h("link", { rel: "modulepreload", href }));
+  }
   state.engine.snapshotKept.then((kept) => {
     timings.snapshotKept = kept.kept ? performance.now() : false;
     timings.snapshotSteps = kept;

@@ -7,9 +7,12 @@ import { compareKeys, sortKey } from "./cards.js";
 import { mount as mountChat } from "./chat.js";
 import { MatchConnection, newCommandId } from "./connection.js";
 import { h, patch } from "../dom.js";
+import { t } from "../i18n.js";
 import * as Draft from "./draft.js";
 import { installDrag } from "./drag.js";
 import { familyOf, takeAlone } from "./families/index.js";
+import { DRAWERS, drawerHead, renderHelp, renderLog, renderSeats, renderTopBar } from "./layout.js";
+import { seatName } from "./widgets.js";
 import * as Rack from "./rack.js";
 import { mount as mountRematch } from "./rematch.js";
 import {
@@ -22,8 +25,9 @@ import {
   renderBoard,
   renderMine,
   renderPlayers,
+  renderPrefs,
   renderScores,
-  renderStatus,
+  renderSummary,
   timerText,
 } from "./render.js";
 
@@ -41,7 +45,7 @@ const rackKey = Rack.storageKey(matchId, seatNo === null || seatNo === undefined
 const awayKey = `remi.away.${matchId}`;
 
 // Card display: the account's choice when logged in (the page carries it), else this browser's.
-const PREF_ATTR = { large: "cardsLarge", four: "cardsFour" };
+const PREF_ATTR = { large: "cardsLarge", four: "cardsFour", sound: "turnSound" };
 
 function readPref(name) {
   const stored = root.dataset[PREF_ATTR[name]];
@@ -61,7 +65,7 @@ function csrfToken() {
 /** Keep the display choice with the account (best effort: the page has it already). */
 function savePref(name, on) {
   const url = root.dataset.displayUrl;
-  if (!url) return;
+  if (!url || name === "sound") return; // the sound is this browser's choice only
   const body = name === "large" ? { large: on } : { four_colour: on };
   fetch(url, {
     method: "POST",
@@ -93,8 +97,15 @@ const model = {
   atuOnRack: false, // the player put the atu on the rack (RMI-UI-11)
   wantSlot: null, // {key, index}: a card dragged from the discards onto the rack, placed when it arrives
   returning: false, // this tab marked the seat away when it left; it takes it back on its own
-  prefs: { large: readPref("large"), four: readPref("four") },
-  drawer: null, // the drawer open over the table ("chat"), or null
+  prefs: { large: readPref("large"), four: readPref("four"), sound: readPref("sound") },
+  drawer: null, // the drawer open over the table ("log", "scores", "chat", "settings", "help"), or null
+  log: [], // the move log of this round: {version, text, standin, kind}, oldest first
+  logDone: false, // the log's round is over: the next move starts a new log
+  summaryFor: null, // "round:<n>" when this page saw round n end (its summary is shown until closed)
+  summaryClosed: null, // the summary the player closed ("round:<n>", "over")
+  alerts: [], // the turn alerts given ("turn", "clock"), for the tests
+  rackFocus: null, // the rack card that is the rack's tab stop
+  moving: null, // the rack card being moved by taps ("Move", then a tap on a slot or a card)
   setPref(name, on) {
     this.prefs = { ...this.prefs, [name]: on };
     try {
@@ -115,30 +126,62 @@ const model = {
 // --- the page skeleton ---------------------------------------------------------------------------
 
 const regions = {
-  status: h("div", { class: "tbl-status", id: "tbl-status" }),
+  status: h("header", { class: "tbl-status", id: "tbl-status" }),
+  seats: h("div", { class: "tbl-seats", id: "tbl-seats" }),
   banner: h("div", { class: "tbl-banner", id: "tbl-banner", "aria-live": "polite" }),
   events: h("p", { class: "tbl-events", id: "tbl-events", "aria-live": "polite" }),
   board: h("section", { class: "tbl-board", id: "tbl-board", "aria-label": "table" }),
   mine: h("section", { class: "tbl-mine", id: "tbl-mine", "aria-labelledby": "hand-title" }),
+  summary: h("div", { class: "tbl-summary", id: "tbl-summary" }),
+  log: h("div", { class: "tbl-log", id: "tbl-log" }),
   players: h("section", { class: "tbl-players", id: "tbl-players", "aria-label": "players" }),
   scores: h("section", { class: "tbl-scores", id: "tbl-scores", "aria-label": "scores" }),
+  settings: h("div", { class: "tbl-settings", id: "tbl-settings" }),
+  help: h("div", { class: "tbl-help", id: "tbl-help" }),
 };
 // Places other modules mount into (docs/table.md): the chat drawer and the rematch slot come
 // from the page (match.html); the same elements are kept across renders, so what is mounted in
 // them stays. A page without them (practice) gets empty ones.
+const matchPage = document.getElementById("match");
 const chatDrawer = document.getElementById("drawer-chat") || h("aside", { class: "tbl-drawer", id: "drawer-chat", hidden: true });
+if (chatDrawer.querySelector(".drawer-title") && !chatDrawer.querySelector(".drawer-head")) {
+  const title = chatDrawer.querySelector(".drawer-title");
+  title.replaceWith(drawerHead("chat", title.textContent, { drawer: (name) => actions.drawer(name) }));
+}
 model.rematchSlot = document.getElementById("rematch-slot") || h("div", { class: "rematch-slot", id: "rematch-slot" });
 model.hasChat = Boolean(document.getElementById("chat-panel"));
+model.roomName = matchPage ? matchPage.dataset.roomName || "" : "";
+model.roomUrl = matchPage ? matchPage.dataset.roomUrl || "" : "";
+// On the match page the table is the whole screen: the page's record sections go into the
+// scores drawer and the site's header into the settings drawer (all still one tap away).
+const records = matchPage ? [...matchPage.querySelectorAll(".rounds-record, #match-record")] : [];
+const siteHeader = matchPage ? document.querySelector(".site-header") : null;
+const drawers = {
+  log: h("div", { class: "drawer-slot" }, regions.log),
+  scores: h("div", { class: "drawer-slot" }, regions.players, regions.scores, records),
+  settings: h("div", { class: "drawer-slot" }, regions.settings, siteHeader),
+  help: h("div", { class: "drawer-slot" }, regions.help),
+};
+const drawerEls = Object.fromEntries(Object.entries(drawers).map(([name, content]) =>
+  [name, h("aside", { class: "tbl-drawer", id: `drawer-${name}`, hidden: true, dataset: { drawer: name } },
+    drawerHead(name, DRAWERS.find((d) => d.name === name).label(), { drawer: (n) => actions.drawer(n) }),
+    h("div", { class: "drawer-body" }, content))]));
+drawerEls.chat = chatDrawer;
 root.replaceChildren(
   h("div", { class: "tbl", id: "tbl" },
     regions.status,
+    regions.seats,
     regions.banner,
-    h("div", { class: "tbl-grid" },
-      h("div", { class: "tbl-play" }, regions.board, regions.events, regions.mine),
-      h("div", { class: "tbl-side" }, regions.players, regions.scores)),
-    chatDrawer),
+    regions.board,
+    regions.events,
+    regions.mine,
+    regions.summary,
+    Object.values(drawerEls)),
 );
-document.getElementById("match")?.classList.add("live");
+if (matchPage) {
+  matchPage.classList.add("live");
+  document.documentElement.classList.add("table-live");
+}
 
 // --- rendering ------------------------------------------------------------------------------------
 
@@ -156,6 +199,15 @@ function fitBlockLabels() {
   const gap = parseFloat(style.columnGap) || 0;
   const inner = rack.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const cols = Math.max(1, Math.floor((inner + gap) / (first.getBoundingClientRect().width + gap)));
+  // The rack keeps the height of its most rows (at this width): a card arriving never moves it.
+  const rows = Math.ceil(rack.querySelectorAll("li.slot").length / cols);
+  if (model.rackCols !== cols) {
+    model.rackRows = 0;
+    model.rackCols = cols;
+  }
+  model.rackRows = Math.min(4, Math.max(model.rackRows || 0, rows));
+  const table = document.getElementById("tbl");
+  if (table && table.style.getPropertyValue("--rack-rows") !== String(model.rackRows)) table.style.setProperty("--rack-rows", String(model.rackRows));
   for (const label of rack.querySelectorAll(".block-value")) {
     const start = Number(label.dataset.start);
     const length = Number(label.dataset.length);
@@ -167,6 +219,11 @@ window.addEventListener("resize", () => fitBlockLabels());
 
 function syncRack(f) {
   const keys = rackItems(model, f).map((item) => item.key);
+  // A new deal gets a new rack (its cards may carry the same ids as the last deal's: issue 14, item 4).
+  if (model.rackRound !== f.view.round) {
+    if (model.rackRound !== undefined) model.rack.slots = null;
+    model.rackRound = f.view.round;
+  }
   const before = JSON.stringify(model.rack.slots);
   model.rack.slots = Rack.reconcile(model.rack.slots, keys);
   // A card taken by dropping it on a slot goes to that slot once it is in the hand.
@@ -185,13 +242,21 @@ function render() {
   const key = active && root.contains(active) ? active.dataset.key : null;
   // Sections the reader opened stay open when the regions are rebuilt.
   const opened = new Set([...root.querySelectorAll("details[data-keep][open]")].map((el) => el.dataset.keep));
-  patch(regions.status, renderStatus(model, f, actions));
+  const scrolled = keepScroll();
+  patch(regions.status, renderTopBar(model, f, actions));
+  patch(regions.seats, renderSeats(model, f));
   patch(regions.banner, renderBanner(model, f, actions));
   patch(regions.events, model.lastEvents);
   patch(regions.board, renderBoard(model, f, actions));
   patch(regions.mine, renderMine(model, f, actions));
+  patch(regions.summary, renderSummary(model, f, actions));
+  patch(regions.log, renderLog(model));
   patch(regions.players, renderPlayers(model, f));
   patch(regions.scores, renderScores(model, f));
+  patch(regions.settings, renderPrefs(model));
+  patch(regions.help, renderHelp());
+  for (const [name, el] of Object.entries(drawerEls)) el.hidden = model.drawer !== name;
+  restoreScroll(scrolled);
   for (const el of root.querySelectorAll("details[data-keep]")) el.open = opened.has(el.dataset.keep);
   root.dataset.version = String(model.frame.version);
   root.dataset.status = model.status;
@@ -203,12 +268,45 @@ function render() {
   fitBlockLabels();
   const query = rackQuery(f);
   root.dataset.rack = !query.query ? "off" : model.rackCheck && model.rackCheck.sig === query.sig ? "checked" : "checking";
+  rovingRack();
+  if (model.error && model.errorShown !== model.error) {
+    // A refusal is shown next to the control that was pressed, and scrolled into view.
+    model.errorShown = model.error;
+    const box = document.getElementById("move-error");
+    if (box) box.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+  turnAlert(f);
   // Keep keyboard focus where it was; if that control is gone or disabled, go to a sensible one.
   if (key) {
     const again = findKey(key) || (focusFallback && findKey(focusFallback)) || firstEnabled();
     if (again && again !== document.activeElement) again.focus({ preventScroll: true });
   }
   focusFallback = null;
+}
+
+/**
+ * The scrolling areas (the melds, the discard row, the log, a drawer) are rebuilt on each render:
+ * their positions are read before and put back after. The discard row and the log go to their
+ * newest end when they grew; the log also when its drawer opens.
+ */
+function keepScroll() {
+  const kept = {};
+  for (const el of root.querySelectorAll("[data-scroll-key]")) {
+    kept[el.dataset.scrollKey] = { top: el.scrollTop, left: el.scrollLeft, size: el.dataset.scrollSize || "" };
+  }
+  return kept;
+}
+
+function restoreScroll(kept) {
+  for (const el of root.querySelectorAll("[data-scroll-key]")) {
+    const was = kept[el.dataset.scrollKey];
+    const toEnd = el.dataset.scrollEnd === "true" && (!was || was.size !== (el.dataset.scrollSize || ""));
+    if (toEnd) el.scrollTop = el.scrollHeight;
+    else if (was) {
+      el.scrollTop = was.top;
+      el.scrollLeft = was.left;
+    }
+  }
 }
 
 function findKey(key) {
@@ -218,6 +316,106 @@ function findKey(key) {
 
 function firstEnabled() {
   return root.querySelector("#controls button:not([disabled]), #hand button:not([disabled])");
+}
+
+// --- the rack is one tab stop (roving tabindex) ------------------------------------------------
+
+function rovingRack() {
+  const cards = [...root.querySelectorAll("#hand button.card")];
+  if (!cards.length) return;
+  let current = cards.find((el) => el.dataset.key === model.rackFocus);
+  if (!current) current = cards.find((el) => el.getAttribute("aria-pressed") === "true") || cards[0];
+  for (const el of cards) el.tabIndex = el === current ? 0 : -1;
+}
+
+root.addEventListener("focusin", (event) => {
+  const el = event.target;
+  if (el instanceof HTMLElement && el.matches("#hand button.card")) {
+    model.rackFocus = el.dataset.key;
+    for (const other of root.querySelectorAll("#hand button.card")) other.tabIndex = other === el ? 0 : -1;
+  }
+});
+
+// --- turn alerts: the title, the icon, a sound (if chosen), a vibration on phones -----------------
+
+const baseTitle = document.title;
+const CLOCK_WARNING_S = 10;
+
+function iconUrl(fill, mark) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect x="8" y="3" width="48" height="58" rx="7" fill="${fill}" stroke="#1f5f46" stroke-width="5"/><text x="32" y="45" font-size="34" font-family="sans-serif" font-weight="700" text-anchor="middle" fill="${mark}">R</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+const ICONS = { idle: iconUrl("#ffffff", "#1f5f46"), turn: iconUrl("#ffd54a", "#b3261e"), clock: iconUrl("#b3261e", "#ffffff") };
+
+function setIcon(name) {
+  let link = document.getElementById("table-icon");
+  if (!link) {
+    for (const other of document.querySelectorAll('link[rel~="icon"]')) other.remove();
+    link = h("link", { rel: "icon", id: "table-icon", type: "image/svg+xml" });
+    document.head.append(link);
+  }
+  if (link.dataset.state !== name) {
+    link.dataset.state = name;
+    link.href = ICONS[name];
+  }
+}
+
+let audio = null;
+function beep(high) {
+  if (!model.prefs.sound) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = high ? 880 : 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+  } catch {
+    // no sound here
+  }
+}
+
+function buzz(pattern) {
+  if (!navigator.vibrate || !window.matchMedia || !window.matchMedia("(pointer: coarse)").matches) return;
+  // Browsers refuse (and complain) before the player has touched the page.
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
+  try {
+    navigator.vibrate(pattern);
+  } catch {
+    // no vibration here
+  }
+}
+
+/** Tell the player their turn has started, and that their clock is about to run out. */
+function turnAlert(f) {
+  const mine = f.myTurn && !f.paused && f.seated;
+  const left = mine && f.clock && f.clock.turn_seconds && f.clock.turn_started
+    ? f.clock.turn_seconds - (f.now - f.clock.turn_started) / 1000
+    : Infinity;
+  let state = "idle";
+  if (mine) state = left <= CLOCK_WARNING_S ? "clock" : "turn";
+  const turnKey = mine ? `${f.view.round}:${f.clock ? f.clock.turn_started : ""}:${model.frame.view.turn}` : "";
+  if (state !== "idle" && model.alertedTurn !== turnKey) {
+    model.alertedTurn = turnKey;
+    model.alerts = [...model.alerts, "turn"];
+    beep(false);
+    buzz(200);
+  }
+  if (state === "clock" && model.warnedTurn !== turnKey) {
+    model.warnedTurn = turnKey;
+    model.alerts = [...model.alerts, "clock"];
+    beep(true);
+    buzz([120, 80, 120]);
+  }
+  if (!mine) model.alertedTurn = "";
+  root.dataset.alert = state === "idle" ? "" : state;
+  setIcon(state);
+  const title = state === "clock" ? `⏰ ${t("Your turn")} · ${baseTitle}` : state === "turn" ? `● ${t("Your turn")} · ${baseTitle}` : baseTitle;
+  if (document.title !== title) document.title = title;
 }
 
 // Only the clock changes between frames: update its text without rebuilding the page.
@@ -236,6 +434,7 @@ setInterval(() => {
     const left = f.clock && f.clock.turn_seconds ? f.clock.turn_seconds - (f.now - f.clock.turn_started) / 1000 : Infinity;
     timer.classList.toggle("urgent", left <= 10);
   }
+  turnAlert(f);
   const pause = document.getElementById("pause-countdown");
   if (pause && f.paused) pause.textContent = formatSeconds((f.clock.resume_at - f.now) / 1000);
 }, 250);
@@ -290,10 +489,13 @@ function applyState(frame) {
     return false; // a frame we already have (the connect frame, a broadcast seen twice)
   }
   const before = new Set(model.frame.view.hand || []);
+  const roundBefore = model.frame.view.round;
   model.frame = frame;
   const hand = frame.view.hand || [];
   const inHand = new Set(hand);
-  model.fresh = hand.filter((id) => !before.has(id));
+  // A new deal is all new: nothing is marked (a card drawn or taken is).
+  const dealt = frame.view.round !== roundBefore || !hand.some((id) => before.has(id));
+  model.fresh = dealt ? [] : hand.filter((id) => !before.has(id));
   model.selected = model.selected.filter((key) => inHand.has(key));
   model.draft = Draft.emptyDraft();
   // An error stays next to the controls while it is still this seat's turn (a stale-version
@@ -303,11 +505,65 @@ function applyState(frame) {
   const atu = frame.view.atu;
   if (!atu || frame.view.atu_taken_by !== null) model.atuOnRack = false;
   const over = (frame.events || []).filter((e) => e.kind === "round_over");
-  if (over.length) model.lastDeal = over[over.length - 1];
-  const said = describeEvents(frame.view, frame.events);
-  if (said) model.lastEvents = said.charAt(0).toUpperCase() + said.slice(1) + ".";
+  if (over.length) {
+    model.lastDeal = over[over.length - 1];
+    model.summaryFor = `round:${model.lastDeal.round}`;
+  }
+  const line = logLine(frame);
+  if (line) {
+    model.lastEvents = line.text;
+    // The move that ends a round is the last line of its log; the next move starts a new one.
+    if (model.logDone) model.log = [];
+    model.log = [...model.log, line];
+    model.logDone = over.length > 0;
+    saveLog();
+  }
   return true;
 }
+
+// --- the move log ---------------------------------------------------------------------------------
+// One line per frame that carries a move's events (a frame is one move: docs/protocol.md), in the
+// page's language; a move a stand-in played for a seat says so ("bot for Ala: …"). The log of the
+// round is kept in this tab (sessionStorage) so that a reload keeps it.
+
+const logKey = `remi.log.${matchId}.${seatNo === null || seatNo === undefined ? "watch" : seatNo}`;
+
+function logLine(frame) {
+  const events = frame.events || [];
+  if (!events.length) return null;
+  const actorSeat = events.find((e) => typeof e.seat === "number" && e.kind !== "turn");
+  const standin = frame.actor === "standin" && actorSeat !== undefined;
+  // A stand-in's move for this very seat is told as someone else's ("Ala discarded …"), not as "you …".
+  const view = standin ? { ...frame.view, seat: null } : frame.view;
+  const said = describeEvents(view, events);
+  if (!said) return null;
+  let text = said.charAt(0).toUpperCase() + said.slice(1) + ".";
+  if (standin) text = `${t("bot for %(name)s", { name: seatName(frame.view, actorSeat.seat) })}: ${text}`;
+  return { version: frame.version, text, standin, kind: actorSeat ? actorSeat.kind : "" };
+}
+
+function saveLog() {
+  try {
+    sessionStorage.setItem(logKey, JSON.stringify({ version: model.frame.version, done: model.logDone, lines: model.log }));
+  } catch {
+    // the log lasts for this page only
+  }
+}
+
+function loadLog() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(logKey) || "null");
+    if (kept && kept.version <= initial.version && Array.isArray(kept.lines)) {
+      model.log = kept.lines;
+      model.logDone = Boolean(kept.done);
+      const last = kept.lines[kept.lines.length - 1];
+      if (last) model.lastEvents = last.text;
+    }
+  } catch {
+    // nothing kept
+  }
+}
+loadLog();
 
 function onFrame(frame) {
   // Every frame, whatever its type, is also announced on the document for the modules mounted in
@@ -374,8 +630,19 @@ function selectionKeys() {
 const actions = {
   /** Open the drawer `name` over the table, or close it if it is the one open. */
   drawer(name) {
-    model.drawer = model.drawer === name ? null : name;
-    chatDrawer.hidden = model.drawer !== "chat";
+    const opening = name !== null && model.drawer !== name;
+    model.drawer = opening ? name : null;
+    focusFallback = opening ? `close:${name}` : null;
+    render();
+    if (opening) {
+      const close = root.querySelector(`[data-key="close:${name}"]`);
+      if (close) close.focus({ preventScroll: true });
+      const body = drawerEls[name] && drawerEls[name].querySelector(".drawer-body");
+      if (body && name === "log") body.scrollTop = body.scrollHeight;
+    }
+  },
+  closeSummary(which) {
+    model.summaryClosed = which;
     render();
   },
   toggle(key) {
@@ -384,6 +651,7 @@ const actions = {
   },
   unselect() {
     model.selected = [];
+    model.moving = null;
     focusFallback = "btn:none";
     render();
   },
@@ -409,11 +677,17 @@ const actions = {
     model.rack.slots = Rack.moveTo(model.rack.slots, key, index);
     Rack.save(rackKey, model.rack.slots);
     model.selected = [];
+    model.moving = null;
     render();
   },
   toSlot(index) {
     if (model.selected.length !== 1) return;
     actions.place(model.selected[0], index);
+  },
+  /** Tap-to-move onto any slot: the selected card moves to the next slot or card tapped. */
+  startMove() {
+    model.moving = model.moving ? null : model.selected.length === 1 ? model.selected[0] : null;
+    render();
   },
   nudge(key, step) {
     model.rack.slots = Rack.nudge(model.rack.slots, key, step);
@@ -558,6 +832,52 @@ root.addEventListener("keydown", (event) => {
   cards[next].focus();
   event.preventDefault();
 });
+
+// Shortcut keys (listed in the help drawer, "?"): D draw, T take, L lay down, X discard the
+// selected card, M the move log, S the scores, Esc closes a panel. Each presses the button the
+// page shows for it, so a key does exactly what the button does (disabled: nothing).
+const SHORTCUTS = {
+  d: ['[data-key="draw"]', '[data-key="stock"]'],
+  t: ['[data-key="take"]', () => last(root.querySelectorAll('#tbl-board [data-key^="take:"]'))],
+  l: ['[data-key="submit"]', '[data-key="lay-all"]'],
+  x: ['[data-key="discard"]', '[data-key="discard-here"]'],
+};
+
+function last(list) {
+  return list.length ? list[list.length - 1] : null;
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && (target.closest("input, textarea, select, [contenteditable='true']") || target.isContentEditable)) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (key === "Escape") {
+    if (model.drawer) actions.drawer(null);
+    else if (root.querySelector("#summary-panel")) root.querySelector('[data-key="close:summary"]').click();
+    else return;
+    event.preventDefault();
+    return;
+  }
+  if (key === "?") return pressed(event, () => actions.drawer("help"));
+  if (key === "m") return pressed(event, () => actions.drawer("log"));
+  if (key === "s") return pressed(event, () => actions.drawer("scores"));
+  const choices = SHORTCUTS[key];
+  if (!choices) return;
+  for (const choice of choices) {
+    const el = typeof choice === "function" ? choice() : root.querySelector(choice);
+    if (el && !el.disabled) {
+      event.preventDefault();
+      el.click();
+      return;
+    }
+  }
+});
+
+function pressed(event, act) {
+  event.preventDefault();
+  act();
+}
 
 // --- start ------------------------------------------------------------------------------------------
 

@@ -24,7 +24,6 @@ import {
   takeAlone,
   takenCard,
   totalTitle,
-  turnText,
 } from "./families/index.js";
 import { t, tn } from "../i18n.js";
 import { blocks } from "./rack.js";
@@ -61,35 +60,6 @@ export function facts(model) {
 
 // --- regions ------------------------------------------------------------------------------------
 
-export function renderStatus(model, f, act) {
-  const { view } = f;
-  const conn = {
-    connecting: [t("Connecting…"), "conn-wait"],
-    live: [t("Live"), "conn-live"],
-    reconnecting: [t("Reconnecting…"), "conn-wait"],
-    closed: [`${t("Offline")}${model.statusDetail ? ` (${t(model.statusDetail)})` : ""}`, "conn-off"],
-    anonymous: [t("Not logged in"), "conn-off"],
-  }[model.status] || [model.status, "conn-wait"];
-  const login = model.status === "anonymous" && model.loginUrl
-    ? h("a", { href: model.loginUrl, class: "login-link" }, t("Log in to follow the game live"))
-    : null;
-  let turn;
-  if (f.over) turn = t("The match is over");
-  else if (f.paused) turn = t("Pause between rounds");
-  else turn = turnText(f);
-  return [
-    h("span", { class: `conn ${conn[1]}`, role: "status", id: "conn-status" }, conn[0]),
-    login,
-    h("span", { class: `turn-line${f.myTurn && !f.paused ? " mine" : ""}`, id: "turn-line" }, turn),
-    h("span", { class: "round-line" }, `${roundWord(f.family)} ${view.round}`),
-    h("span", { class: "timer", id: "turn-timer", "aria-label": t("time left for this turn") }, timerText(model, f)),
-    model.hasChat
-      ? button(t("Chat"), () => act.drawer("chat"), { key: "drawer:chat", cls: "small quiet drawer-toggle", ariaExpanded: model.drawer === "chat", controls: "drawer-chat" })
-      : null,
-    seatStrip(model, f),
-  ];
-}
-
 /** The turn timer text: counting down turn_seconds from turn_started; "" without a clock. */
 export function timerText(model, f) {
   const clock = f.clock;
@@ -107,8 +77,24 @@ export function renderBanner(model, f, act) {
           mine.standin ? t("A bot is playing your turns until you come back.") : t("The table may play your turns for you.")),
         button(t("I'm back"), act.back, { key: "back", cls: "primary", disabled: model.status !== "live" }))
     : null;
-  const rest = bannerBody(model, f);
-  return away ? [away, rest] : rest;
+  return away;
+}
+
+/**
+ * The round's summary over the table: shown when a round ends (its score lines, how it ended),
+ * through the pause and after it, until the player closes it; the match's result at the end.
+ */
+export function renderSummary(model, f, act) {
+  const rounds = f.view.scores.rounds;
+  const last = rounds[rounds.length - 1];
+  const which = f.over ? "over" : last ? `round:${last.round}` : null;
+  if (!which || model.summaryClosed === which) return null;
+  if (!f.over && !f.paused && model.summaryFor !== which) return null;
+  const body = bannerBody(model, f);
+  if (!body) return null;
+  return h("div", { class: "summary-panel", id: "summary-panel", role: "dialog", "aria-label": f.over ? t("Match over.") : t("Round summary") },
+    button("×", () => act.closeSummary(which), { key: "close:summary", cls: "drawer-close summary-close", ariaLabel: t("Close") }),
+    body);
 }
 
 function bannerBody(model, f) {
@@ -129,19 +115,17 @@ function bannerBody(model, f) {
         roundLines(view, rounds[rounds.length - 1])) : null,
     );
   }
-  if (f.paused) {
-    const last = rounds[rounds.length - 1];
-    const left = (f.clock.resume_at - f.now) / 1000;
-    return h(
-      "div",
-      { class: "banner banner-pause", role: "status" },
-      h("p", {}, h("strong", {}, last ? `${t("%(round)s is over.", { round: `${roundWord(f.family)} ${last.round}` })} ` : `${t("Pause.")} `),
-        t("Next %(round)s in", { round: roundWord(f.family).toLowerCase() }), " ", h("span", { id: "pause-countdown" }, formatSeconds(left)), "."),
-      last ? roundLines(view, last) : null,
-      last ? lastDealSummary(model, f) : null,
-    );
-  }
-  return null;
+  const last = rounds[rounds.length - 1];
+  if (!last) return null;
+  const left = f.paused ? (f.clock.resume_at - f.now) / 1000 : 0;
+  return h(
+    "div",
+    { class: `banner ${f.paused ? "banner-pause" : "banner-round"}`, role: "status" },
+    h("p", {}, h("strong", {}, `${t("%(round)s is over.", { round: `${roundWord(f.family)} ${last.round}` })} `),
+      f.paused ? [t("Next %(round)s in", { round: roundWord(f.family).toLowerCase() }), " ", h("span", { id: "pause-countdown" }, formatSeconds(left)), "."] : null),
+    roundLines(view, last),
+    lastDealSummary(model, f),
+  );
 }
 
 function totalsText(view) {
@@ -185,7 +169,6 @@ export function renderPlayers(model, f) {
         );
       }),
     ),
-    renderPrefs(model),
   ];
 }
 
@@ -217,31 +200,14 @@ function seatStateEl(model, view, seat) {
     info.timeouts ? h("span", { class: "timeouts" }, ` · ${t("missed turns: %(n)s", { n: info.timeouts })}`) : null);
 }
 
-/** One line per seat in the sticky status bar: name, cards in hand, state (always in view on a phone). */
-function seatStrip(model, f) {
-  const { view } = f;
-  return h("ol", { class: "seat-strip", id: "seat-strip", "aria-label": t("seats") },
-    view.names.map((name, seat) => {
-      const info = seatInfo(model, seat);
-      const state = info ? (info.kind === "bot" ? "bot" : info.state) : "";
-      const text = seatStateText(model, view, seat);
-      return h("li", { class: `strip-seat${seat === view.turn && !f.over ? " to-move" : ""}${state ? ` state-${state}` : ""}`,
-        dataset: { seat: String(seat), state: state || null } },
-        state ? h("span", { class: "dot", "aria-hidden": "true" }) : null,
-        h("span", { class: "strip-name" }, name),
-        " ",
-        h("span", { class: "strip-cards", "aria-label": t("%(n)s cards", { n: view.hand_sizes[seat] }) }, `🂠${view.hand_sizes[seat]}`),
-        text ? h("span", { class: "visually-hidden" }, `, ${text}`) : null);
-    }));
-}
-
-/** Large cards and the four-colour deck (kept in this browser). */
-function renderPrefs(model) {
+/** Large cards, the four-colour deck and the turn sound (kept with the account and in this browser). */
+export function renderPrefs(model) {
   const toggle = (name, label, on, act) =>
     h("button", { type: "button", class: "tbtn small quiet pref", "aria-pressed": String(Boolean(on)), dataset: { key: `pref:${name}` }, onclick: act }, label);
   return h("div", { class: "display-prefs", role: "group", "aria-label": t("Cards") },
     toggle("large", t("Large cards"), model.prefs.large, () => model.setPref("large", !model.prefs.large)),
-    toggle("four", t("Four-colour deck"), model.prefs.four, () => model.setPref("four", !model.prefs.four)));
+    toggle("four", t("Four-colour deck"), model.prefs.four, () => model.setPref("four", !model.prefs.four)),
+    toggle("sound", t("Sound on your turn"), model.prefs.sound, () => model.setPref("sound", !model.prefs.sound)));
 }
 
 export function renderBoard(model, f, act) {
@@ -278,7 +244,9 @@ export function renderBoard(model, f, act) {
     const shown = row ? view.discard.map((c, i) => [c, i]) : [[view.discard[view.discard.length - 1], view.discard.length - 1]];
     pile = h(
       "ol",
-      { class: `discards${row ? " row" : ""}`, "aria-label": row ? t("discard row, oldest first") : t("top of the discard pile") },
+      { class: `discards${row ? " row" : ""}`, "aria-label": row ? t("discard row, oldest first") : t("top of the discard pile"),
+        // The row wraps inside its own box, which shows its newest end after every change.
+        dataset: row ? { scrollKey: "discards", scrollEnd: "true", scrollSize: String(view.discard.length) } : {} },
       shown.map(([c, i]) => {
         const coming = pickedIndex >= 0 && i >= pickedIndex;
         const classes = coming ? (i === pickedIndex ? "picked" : "along") : "";
@@ -306,27 +274,32 @@ export function renderBoard(model, f, act) {
       h("div", { class: `discard-box${canDrop ? " drop-zone" : ""}`, id: "discard-box", dataset: canDrop ? { drop: "discard" } : {} },
         h("span", { class: "label" }, row ? t("Discard row") : f.family === "gin" ? t("Face-up pile") : t("Discard pile")), pile, pileNote, here,
         errorHere(model, f, "discard"))),
-    boardInfo(model, f),
-    renderMelds(model, f, act),
+    // What the deal is played with, a knock's loose cards, then the melds: one scrolling area.
+    h("div", { class: "board-scroll", dataset: { scrollKey: "board" } }, boardInfo(model, f), renderMelds(model, f, act)),
   ];
 }
 
 function renderMelds(model, f, act) {
   const { view } = f;
-  if (!view.melds.length) return h("p", { class: "aside melds-empty" }, t("No melds on the table yet."));
+  if (!view.melds.length) return h("div", { class: "melds-area" }, h("p", { class: "aside melds-empty" }, t("No melds on the table yet.")));
   const selected = model.selected;
   const consumed = new Set(view.consumed_jokers || []);
-  return h(
+  return h("div", { class: "melds-area" }, h(
     "ul",
     { class: "table-melds", "aria-label": t("melds on the table") },
     view.melds.map((meld) => {
       const hasJoker = meld.cards.some((c) => parseCard(c)?.joker);
       const label = meldLabel(f, meld);
-      const tools = f.canBuild
+      // Not opened yet (the view's `you.opening` is there until the seat may build on the table):
+      // a lay-off or a joker exchange goes only with an opening laid in the same move, so the
+      // tools wait for a new meld in the draft and say why (the engine's not_opened).
+      const closed = Boolean(f.you && f.you.opening) && !model.draft.melds.length;
+      // The tools show once cards are selected (the meld itself is then a tap target too).
+      const tools = f.canBuild && selected.length
         ? h("span", { class: "meld-tools" },
-            button(t("Add selected"), () => act.layoff(meld.id), { key: `layoff:${meld.id}`, disabled: !f.canAct || !selected.length, cls: "small",
-              ariaLabel: t("add the selected cards to meld %(id)s (%(label)s)", { id: meld.id, label }) }),
-            hasJoker
+            button(closed ? LAY_REASON.not_opened() : t("Add selected"), () => act.layoff(meld.id), { key: `layoff:${meld.id}`, disabled: closed || !f.canAct || !selected.length, cls: "small",
+              ariaLabel: closed ? null : t("add the selected cards to meld %(id)s (%(label)s)", { id: meld.id, label }) }),
+            hasJoker && !closed
               ? button(t("Swap for joker"), () => act.exchange(meld.id), { key: `exchange:${meld.id}`, disabled: !f.canAct || selected.length !== 1, cls: "small",
                   ariaLabel: t("put the selected card in place of the joker in meld %(id)s", { id: meld.id }) })
               : null)
@@ -337,20 +310,20 @@ function renderMelds(model, f, act) {
         // Buy back a joker by dropping the card it stands for on it (RMI-UI-12).
         drop: f.canBuild && parseCard(c)?.joker ? `joker:${meld.id}` : null,
       }));
-      const target = f.canBuild && selected.length
+      const target = f.canBuild && selected.length && !closed
         ? h("button", { type: "button", class: "meld-cards meld-target", dataset: { key: `meld-target:${meld.id}` }, disabled: !f.canAct,
             "aria-label": t("add the selected cards to meld %(id)s (%(label)s)", { id: meld.id, label }), onclick: () => act.layoff(meld.id) }, cards)
         : h("span", { class: "meld-cards" }, cards);
       return h(
         "li",
-        { class: `table-meld${f.canBuild ? " drop-zone" : ""}`, dataset: { meld: String(meld.id), drop: f.canBuild ? `meld:${meld.id}` : null } },
+        { class: `table-meld${f.canBuild && !closed ? " drop-zone" : ""}`, dataset: { meld: String(meld.id), drop: f.canBuild && !closed ? `meld:${meld.id}` : null } },
         h("span", { class: "meld-label" }, label),
         target,
         tools,
         errorHere(model, f, `meld:${meld.id}`),
       );
     }),
-  );
+  ));
 }
 
 /**
@@ -379,15 +352,16 @@ export function renderMine(model, f, act) {
   }
   const { view, you } = f;
   return [
-    h("div", { class: "mine-head" },
-      h("h2", { id: "hand-title" }, t("Your hand (%(n)s)", { n: view.hand.length })),
+    h("div", { class: "mine-bar" },
+      h("h2", { id: "hand-title", class: "visually-hidden" }, t("Your hand (%(n)s)", { n: view.hand.length })),
       h("span", { class: "sort-buttons", role: "group", "aria-label": t("Sort the rack") },
         button(t("Sort: runs"), () => act.sortRack("runs"), { key: "sort-runs", cls: "small quiet", ariaLabel: t("Sort the rack by runs") }),
-        button(t("Sort: sets"), () => act.sortRack("sets"), { key: "sort-sets", cls: "small quiet", ariaLabel: t("Sort the rack by sets") }))),
-    you && you.opening ? renderOpening(model, f, act) : null,
-    mineInfo(model, f),
-    renderDraft(model, f, act),
-    renderLayAll(model, f, act),
+        button(t("Sort: sets"), () => act.sortRack("sets"), { key: "sort-sets", cls: "small quiet", ariaLabel: t("Sort the rack by sets") })),
+      renderLayAll(model, f, act)),
+    h("div", { class: "mine-info", id: "mine-info", dataset: { scrollKey: "mine-info" } },
+      you && you.opening ? renderOpening(model, f, act) : null,
+      mineInfo(model, f),
+      renderDraft(model, f, act)),
     renderRack(model, f, act),
     renderControls(model, f, act),
   ];
@@ -443,7 +417,10 @@ function renderRack(model, f, act) {
       return h("li", { class: `slot${inMeld.has(index) ? " in-meld" : ""}`, dataset: { slot: String(index), drop: `slot:${index}` } },
         value,
         cardEl(text, { key: `hand:${item.key}`, pressed: selected.has(item.key), label, note, classes: `in-hand src-${item.source}`,
-          drag: `rack:${item.key}`, onclick: () => act.toggle(item.key) }));
+          drag: `rack:${item.key}`,
+          // Moving a card by taps: after "Move", a tap on a card puts the moving card in its slot
+          // (inserted there, the others shift along), as a drop on it would (RMI-UI-3).
+          onclick: model.moving && model.moving !== item.key ? () => act.place(model.moving, index) : () => act.toggle(item.key) }));
     }),
   );
 }
@@ -470,16 +447,19 @@ function renderLayAll(model, f, act) {
   const check = model.rackCheck ? model.rackCheck.data : null;
   const lay = check ? check.lay_down : null;
   const ready = Boolean(current && lay && lay.possible);
-  const label = lay && lay.melds
+  // A label from an older answer (before the last lay-down, a sort…) is not kept.
+  const label = current && lay && lay.melds
     ? tn("Lay down all (%(n)s meld, %(points)s points)", "Lay down all (%(n)s melds, %(points)s points)", lay.melds, { points: lay.points })
     : t("Lay down all");
   let reason = "";
   if (!check) reason = model.rackCheckError ? t("Cannot check the rack right now.") : t("Checking the rack…");
   else if (!lay.possible) reason = LAY_REASON[lay.code] ? LAY_REASON[lay.code](f, lay) : lay.message;
-  return h("div", { class: `lay-all${current ? "" : " stale"}`, id: "lay-all" },
-    button(label, act.layAll, { key: "lay-all", cls: ready ? "primary" : "", disabled: !ready || !f.canAct,
-      ariaLabel: label }),
-    h("p", { class: "lay-reason", id: "lay-reason", dataset: { code: current && lay && !lay.possible ? lay.code : "" } }, reason),
+  // Disabled, the button says why (the engine's reason), in the same place: nothing moves.
+  const text = ready || !reason ? label : reason;
+  return h("div", { class: `lay-all${current ? "" : " stale"}${ready ? " ready" : ""}`, id: "lay-all" },
+    h("button", { type: "button", class: `tbtn lay-all-button${ready ? " primary" : ""}`, dataset: { key: "lay-all" }, disabled: !ready || !f.canAct,
+      "aria-describedby": "rack-help", onclick: act.layAll },
+      ready || !reason ? label : h("span", { class: "lay-reason", id: "lay-reason", dataset: { code: current && lay && !lay.possible ? lay.code : "" } }, text)),
     errorHere(model, f, "lay-all"),
     h("p", { class: "visually-hidden", id: "rack-help" },
       t("Drag a card to a slot, or select it and tap an empty slot. Shift and the arrow keys move the focused card.")));
@@ -626,13 +606,18 @@ function renderControls(model, f, act) {
   if (f.turnOpen && step === "reply" && f.moves.includes("pass")) {
     controls.push(button(t("Done"), act.pass, { key: "pass", disabled: !f.canAct, title: t("Lay the rest as well as it goes and count my hand") }));
   }
+  if (f.seated && selected.length === 1 && model.rack.slots.includes(selected[0])) {
+    controls.push(button(model.moving ? t("Tap a slot or a card") : t("Move"), act.startMove,
+      { key: "move", cls: `quiet small${model.moving ? " pressed" : ""}`, ariaLabel: t("Move the selected card: tap where it goes"),
+        ariaExpanded: Boolean(model.moving) }));
+  }
   if (selected.length) controls.push(button(t("Unselect"), act.unselect, { key: "unselect", cls: "quiet small" }));
 
   return h(
     "div",
     { class: "controls", id: "controls" },
     h("div", { class: "buttons" }, controls),
-    h("p", { class: "hint", id: "hint" }, hintText(model, f, step)),
+    h("p", { class: "hint", id: "hint", title: hintText(model, f, step) || null }, hintText(model, f, step)),
     errorHere(model, f, "controls"),
   );
 }
