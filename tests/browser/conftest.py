@@ -9,8 +9,7 @@ The one preamble of every browser test (docs/testing.md, "Browser tests: the rec
 * ``server_url``: the server (``tests/live_server.py``), started once per session on the test
   database (pytest-django's ``django_db_setup``); each test commits its own data
   (``transactional_db``), which the server reads through its own connections;
-* ``browser``: a headless Chromium (one per module; a test's contexts are closed after it);
-  ``screenshot(page, name)``: a full-page PNG in
+* ``browser``: a headless Chromium; ``screenshot(page, name)``: a full-page PNG in
   ``tests/browser/artifacts/``. Pages are opened logged in with ``tablekit.open_path`` /
   ``tablekit.open_page``, which collect the page's uncaught script errors (``tablekit.js_errors``).
 
@@ -31,7 +30,6 @@ from typing import Any
 import pytest
 
 from games import practice_assets
-from tests.browser.tablekit import running_playwright
 from tests.live_server import start_daphne, subprocess_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,41 +111,32 @@ def server_url(
             sys.stderr.write(f"\n--- daphne log ---\n{text}\n")
 
 
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Any]:
-    """Playwright, running for the module (for a test that launches Chromium its own way too).
+@pytest.fixture
+def playwright(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Playwright's sync API, running (for a test that launches Chromium its own way)."""
+    from playwright.sync_api import sync_playwright
 
-    A module whose fixtures run an event loop of their own (``asyncio.run``) overrides ``browser``
-    with one that starts after them (test_practice_frames_browser.py)."""
-    with running_playwright() as running:
+    # Playwright's sync API runs an event loop in this thread; any ORM call a fixture makes at
+    # teardown (the transactional flush) must not be refused because of it.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as running:
         yield running
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def launch_options() -> dict[str, Any]:
     """How Chromium is launched: Debian's, headless, with the background services off."""
     return {"executable_path": str(CHROMIUM), "args": list(CHROMIUM_ARGS)}
 
 
-@pytest.fixture(scope="module")
-def chromium(playwright: Any, launch_options: dict[str, Any]) -> Iterator[Any]:
-    """One headless Chromium for the module's tests (each test has contexts of its own)."""
-    launched = playwright.chromium.launch(**launch_options)
-    try:
-        yield launched
-    finally:
-        launched.close()
-
-
 @pytest.fixture
-def browser(chromium: Any) -> Iterator[Any]:
-    """The module's Chromium; every context a test opens in it (its cookies, storage, service
-    workers and caches: a profile of its own) is closed when the test ends."""
+def browser(playwright: Any, launch_options: dict[str, Any]) -> Iterator[Any]:
+    """A headless Chromium; started after the test's database fixtures."""
+    chromium = playwright.chromium.launch(**launch_options)
     try:
         yield chromium
     finally:
-        for context in list(chromium.contexts):
-            context.close()
+        chromium.close()
 
 
 @pytest.fixture

@@ -4,14 +4,12 @@ table shows (``#table-app[data-version]``). Import it as ``tests.browser.tableki
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
-import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -31,21 +29,6 @@ class Seat:
     name: str
     cookie: str
     seat: int | None
-
-
-@contextmanager
-def running_playwright() -> Iterator[Any]:
-    """Playwright's sync API, running until the block ends."""
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread while it lives, and Django refuses
-    # ORM calls from a thread with a running loop: the fixtures of the tests meanwhile (their data,
-    # the transactional flush) must not be refused because of it. Nothing of the site runs
-    # asynchronously in this process here (the server is a subprocess).
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        with sync_playwright() as running:
-            yield running
 
 
 def cookie(user: Any) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from django.conf import settings
 from games.engine import move_to_json
 from games.engine.bots import choose_move
 from games.models import Match, MoveRecord
-from tests.browser.tablekit import cookie, js_errors, open_path, running_playwright, start_match, users
+from tests.browser.tablekit import cookie, js_errors, open_path, start_match, users
 
 pytestmark = [pytest.mark.practice, pytest.mark.timeout(300)]
 
@@ -95,18 +94,6 @@ def played(server_url: str, transactional_db: None) -> dict[str, Any]:
         "moves": [{"seat": seat, "move": move} for seat, move in moves],
     }
     return {"frames": seat_frames, "record": record}
-
-
-@pytest.fixture
-def browser(played: dict[str, Any], launch_options: dict[str, Any]) -> Iterator[Any]:
-    """A Chromium of this test's own, started after ``played``: its sockets run in an event loop
-    of their own (``asyncio.run``), which Playwright's would refuse."""
-    with running_playwright() as playwright:
-        launched = playwright.chromium.launch(**launch_options)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def test_the_worker_builds_the_frames_the_server_sent(
