@@ -225,7 +225,13 @@ def test_a_command_whose_answer_was_lost_is_resent_with_the_same_id(
     assert len(moves) == 2, commands
     assert moves[0]["id"] == moves[1]["id"]
     assert moves[0]["version"] == moves[1]["version"] == start + 1
-    assert {"type": "ack", "id": moves[0]["id"], "version": start + 2, "duplicate": True} in answers
+    # The page may show the resynced state before the resent command's answer comes: wait for it.
+    duplicate = {"type": "ack", "id": moves[0]["id"], "version": start + 2, "duplicate": True}
+    for _ in range(200):
+        if duplicate in answers:
+            break
+        other.wait_for_timeout(50)  # Playwright delivers the routed socket's messages meanwhile
+    assert duplicate in answers
     assert len(tablekit.hand(other)) == 14  # drawn once, not twice
 
 
