@@ -299,8 +299,7 @@ def test_remik51_four_seats_six_melds_fit_every_screen_through_a_round(
         _check(p)
         assert p.locator(".table-melds .table-meld").count() == 6
     # A full turn of the table, each seat drawing and discarding through its page.
-    for _ in range(4):
-        _play_turn(_to_move(pages), pages, _check)
+    _play_turns(pages, 4)
     _shoot(pages, artifacts, "remik51")
     ala = pages[0]
     # Ala goes out: she draws, lays her three kings as a new meld, and discards the last card.
@@ -330,6 +329,22 @@ def test_remik51_four_seats_six_melds_fit_every_screen_through_a_round(
     _finish(pages, artifacts, "remik51")
 
 
+def _open_all(browser: Any, server_url: str, table: Table, sizes: tuple[dict[str, int], ...]) -> list[Any]:
+    """A page for each seat of ``table`` at its size, each checked before play."""
+    pages = [
+        _open(browser, server_url, table, seat, size) for seat, size in zip(table.seats, sizes, strict=True)
+    ]
+    for p in pages:
+        _check(p)
+    return pages
+
+
+def _play_turns(pages: list[Any], turns: int) -> None:
+    """Whoever is to move plays ``turns`` turns through the pages, every page checked after each."""
+    for _ in range(turns):
+        _play_turn(_to_move(pages), pages, _check)
+
+
 @pytest.mark.parametrize(
     "sizes", [(LAPTOP[0], PHONE[1]), (LAPTOP[1], PHONE[0])], ids=["1366+360", "1280+390"]
 )
@@ -340,15 +355,10 @@ def test_remi_row_of_twenty_discards_shows_the_newest_and_fits(
     browser: Any,
     artifacts: Path,
 ) -> None:
-    pages = [
-        _open(browser, server_url, remi_twenty, seat, size)
-        for seat, size in zip(remi_twenty.seats, sizes, strict=True)
-    ]
+    pages = _open_all(browser, server_url, remi_twenty, sizes)
     for p in pages:
-        _check(p)
         assert p.locator(".discards.row li").count() == 20
-    for _ in range(4):
-        _play_turn(_to_move(pages), pages, _check)
+    _play_turns(pages, 4)
     _shoot(pages, artifacts, "remi")
     for p in pages:
         assert p.locator(".discards.row li").count() == 24
@@ -366,14 +376,8 @@ def test_gin_fits_every_screen(
     browser: Any,
     artifacts: Path,
 ) -> None:
-    pages = [
-        _open(browser, server_url, gin_pair, seat, size)
-        for seat, size in zip(gin_pair.seats, sizes, strict=True)
-    ]
-    for p in pages:
-        _check(p)
-    for _ in range(6):
-        _play_turn(_to_move(pages), pages, _check)
+    pages = _open_all(browser, server_url, gin_pair, sizes)
+    _play_turns(pages, 6)
     _shoot(pages, artifacts, "gin")
     _finish(pages, artifacts, "gin")
 
@@ -386,14 +390,8 @@ def test_gin_fits_every_screen(
 def test_knock108_fits_every_screen(
     knock_trio: Table, sizes: tuple[dict[str, int], ...], server_url: str, browser: Any, artifacts: Path
 ) -> None:
-    pages = [
-        _open(browser, server_url, knock_trio, seat, size)
-        for seat, size in zip(knock_trio.seats, sizes, strict=True)
-    ]
-    for p in pages:
-        _check(p)
-    for _ in range(6):
-        _play_turn(_to_move(pages), pages, _check)
+    pages = _open_all(browser, server_url, knock_trio, sizes)
+    _play_turns(pages, 6)
     assert len(_log(pages[0])) == 11  # the first player starts with a discard
     _shoot(pages, artifacts, "knock108")
     _finish(pages, artifacts, "knock108")
