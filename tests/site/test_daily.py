@@ -123,7 +123,7 @@ def test_a_second_try_through_the_page_says_why_in_the_players_language(ala: Any
 
     again = client.post("/daily/gin/play/", follow=True)
     assert again.redirect_chain[-1][0] == "/daily/"
-    assertContains(again, "Ten układ dnia już rozegrałeś: jedna próba dziennie.")
+    assertContains(again, "To rozdanie dnia już rozegrałeś: jedna próba dziennie.")
     assert DailyTry.objects.filter(user=ala).count() == 1
 
 
@@ -305,7 +305,7 @@ def test_the_month_board_adds_up_each_players_gains(make_user: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("language", "title"), [("en", "Deal of the day"), ("pl", "Układ dnia"), ("ro", "Jocul zilei")]
+    ("language", "title"), [("en", "Deal of the day"), ("pl", "Rozdanie dnia"), ("ro", "Jocul zilei")]
 )
 def test_the_daily_page_lists_each_variants_deal_with_its_commitment(language: str, title: str, ala: Any) -> None:
     ala.language = language
