@@ -15,8 +15,8 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import engine, selectors
 from games.card_labels import card_label
-from games.errors import DailySealedError
 from games.engine import RECORD_FORMAT, Discard, Knock, choose_first, move_text, round_steps, seed_book
+from games.errors import DailySealedError
 from games.models import Match, MoveRecord, Round, ScoreLine
 
 

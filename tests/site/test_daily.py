@@ -60,7 +60,7 @@ def test_two_accounts_get_the_same_deal_and_the_same_bot_moves(variant: str, ala
     rounds = Round.objects.filter(match__in=(first, second), number=1).values_list("commitment", flat=True)
     assert set(rounds) == {daily.deal_commitment(DAY_START.date(), variant)}
     seats = Seat.objects.filter(room=first.room).order_by("index")
-    assert [(seat.user_id, seat.is_bot, seat.bot_level) for seat in seats][0] == (ala.pk, False, "")
+    assert next((seat.user_id, seat.is_bot, seat.bot_level) for seat in seats) == (ala.pk, False, "")
     assert all(seat.is_bot and seat.bot_level == "hard" for seat in seats[1:])
 
     play_try(first, ala)
@@ -73,7 +73,8 @@ def test_two_accounts_get_the_same_deal_and_the_same_bot_moves(variant: str, ala
         list(ScoreLine.objects.filter(round__match=match).order_by("seat").values_list("seat", "points"))
         for match in (first, second)
     ]
-    assert lines[0] == lines[1] and lines[0]
+    assert lines[0] == lines[1]
+    assert lines[0]
     assert first.status == second.status == Match.Status.FINISHED
     # One round: the match ended with it.
     assert list(Round.objects.filter(match=first).values_list("number", flat=True)) == [1]
@@ -119,7 +120,8 @@ def test_a_second_try_through_the_page_says_why_in_the_players_language(ala: Any
     client = client_for(ala)
     response = client.post("/daily/gin/play/")
     match = DailyTry.objects.get(user=ala).match
-    assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
+    assert response.status_code == 302
+    assert response["Location"] == f"/matches/{match.pk}/"
 
     again = client.post("/daily/gin/play/", follow=True)
     assert again.redirect_chain[-1][0] == "/daily/"
@@ -307,7 +309,9 @@ def test_the_month_board_adds_up_each_players_gains(make_user: Any) -> None:
 @pytest.mark.parametrize(
     ("language", "title"), [("en", "Deal of the day"), ("pl", "Rozdanie dnia"), ("ro", "Jocul zilei")]
 )
-def test_the_daily_page_lists_each_variants_deal_with_its_commitment(language: str, title: str, ala: Any) -> None:
+def test_the_daily_page_lists_each_variants_deal_with_its_commitment(
+    language: str, title: str, ala: Any
+) -> None:
     ala.language = language
     ala.save(update_fields=["language"])
     response = client_for(ala).get("/daily/")
