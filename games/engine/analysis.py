@@ -177,7 +177,8 @@ def alternatives(state: GameState, seat: int, *, top: int = TOP) -> list[Move]:
     for move in [*ranked, *legal]:
         if isinstance(move, Knock):
             add(move)
-            add(Discard(move.card))
+            if move.card is not None:
+                add(Discard(move.card))
     for move in [*ranked, *legal]:
         if isinstance(move, Discard):
             add(move)
