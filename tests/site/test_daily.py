@@ -334,3 +334,15 @@ def test_the_daily_page_shows_your_result_in_place_of_play(ala: Any) -> None:
     assertNotContains(response, 'id="daily-play-gin"')
     assertContains(response, f"Your round: {points} points, rank 1 of 1")
     assertContains(response, 'id="daily-play-remik51"')
+
+
+def test_the_table_of_a_try_is_the_live_table_with_the_days_board_in_place_of_play_again(ala: Any) -> None:
+    match = services.daily_start(user=ala, variant="remik51")
+
+    page = client_for(ala).get(f"/matches/{match.pk}/")
+
+    assertContains(page, 'id="table-app"')
+    assertContains(page, 'id="initial-frame"')
+    assertContains(page, 'data-daily="true"')
+    assertContains(page, f'href="/daily/day/{DAY_START.date().isoformat()}/"')
+    assertContains(page, "Deal of the day: Remik 51, 2026-12-03")
