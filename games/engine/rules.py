@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from .cards import Card, build_pack, parse_cards
@@ -68,6 +68,9 @@ class Option:
     nullable: bool = False
     #: Other spellings accepted on input (values), e.g. {"extraRound": "extra_round"}.
     synonyms: tuple[tuple[Any, Any], ...] = ()
+    #: Offered on the create-room and practice forms (``Rules.option_specs``). A hidden option is
+    #: still accepted by ``variant()`` and stored with the state (the deal of the day sets one).
+    in_forms: bool = True
 
     def validate(self, variant_name: str, value: Any) -> Any:
         value = dict(self.synonyms).get(value, value)
@@ -111,6 +114,20 @@ class Option:
         data["type"] = self.kind.__name__
         data["nullable"] = self.nullable
         return data
+
+
+#: The round limit every variant honours (docs/engine.md, "Round limit"): the match ends after
+#: this many rounds, the last one scored and no next one dealt. Remi offers it on its forms (RMI-61);
+#: the other variants take it hidden (``Rules.__init_subclass__``), for the deal of the day's one
+#: round (games/daily.py), and end the match by their own rules when these come first.
+ROUNDS = Option(
+    "rounds",
+    None,
+    "End the match after this many rounds (empty: no round limit).",
+    minimum=1,
+    maximum=1000,
+    nullable=True,
+)
 
 
 def _snake(name: str) -> str:
@@ -186,6 +203,12 @@ class Rules:
     #: Rule ids the rummy cycle cites in its messages, where they differ from Remik 51's
     #: (``families.rummy_play.RULE_IDS``).
     rule_ids: ClassVar[Mapping[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Every variant takes the round limit; one that does not list it gets it hidden.
+        if "OPTIONS" in cls.__dict__ and all(option.name != ROUNDS.name for option in cls.OPTIONS):
+            cls.OPTIONS = (*cls.OPTIONS, replace(ROUNDS, in_forms=False))
 
     def __init__(self, **options: Any) -> None:
         specs = {option.name: option for option in self.OPTIONS}
@@ -275,7 +298,20 @@ class Rules:
         raise NotImplementedError
 
     def match_over(self, totals: Sequence[int], rounds_played: int) -> bool:
+        """Is the match over after a scored round, by the variant's own rule (limit, target)?"""
         raise NotImplementedError
+
+    @property
+    def round_limit(self) -> int | None:
+        """The table's round limit (the ``rounds`` option); None: no limit."""
+        limit = self._options.get(ROUNDS.name)
+        return None if limit is None else int(limit)
+
+    def round_limit_reached(self, rounds_played: int) -> bool:
+        """Has the match played its last round by the round limit? Every family asks this when it
+        closes a round, before dealing the next (docs/engine.md, "Round limit")."""
+        limit = self.round_limit
+        return limit is not None and rounds_played >= limit
 
     def view_extra(self, state: MatchFacts, seat: int | None) -> dict[str, Any]:
         """What the variant adds to every view (public facts only): nothing by default."""
@@ -301,12 +337,15 @@ class Rules:
         """The rule set in words, for the room-creation form."""
         lines = [f"{self.title}: {self.summary}"]
         for option in self.OPTIONS:
+            if not option.in_forms:
+                continue
             lines.append(f"- {option.help} Now: {self._options[option.name]!r}.")
         return "\n".join(lines)
 
     @classmethod
     def option_specs(cls) -> list[dict[str, Any]]:
-        return [option.describe() for option in cls.OPTIONS]
+        """The options the create-room and practice forms offer (hidden ones left out)."""
+        return [option.describe() for option in cls.OPTIONS if option.in_forms]
 
     # --- the public helpers of the issue's API -----------------------------------------------
     def meld_value(self, meld: Meld) -> int:

@@ -182,6 +182,11 @@ def _end_deal(
         after={"melds": melds, "knock": knock},
         cycle=cycle,
     )
+    if settlement is None and state.rules.round_limit_reached(len(state.results)):
+        # The round limit ends the match before the game is won: no game is settled, so no game or
+        # deal bonus; the higher total wins (docs/engine.md, "Round limit").
+        state = evolve(state, cycle=replace(cycle, step="over"))
+        return steps.finish(state, events, round_limit=state.rules.round_limit)
     if settlement is None:
         # GIN-5: the winner deals next; after a void deal the same dealer deals again (GIN-Q6).
         first = state.first if winner is None else (winner + 1) % state.players

@@ -296,6 +296,14 @@ def score(state: GameState, declarer: int, kind: str, points: int, events: list[
 
 
 def _next_deal(state: GameState, dealer: int, events: list[Event]) -> Transition:
+    limit = state.rules.round_limit
+    if state.rules.round_limit_reached(len(state.results)):
+        # The round limit ends the match before one player is left: the players still in with the
+        # lowest record win and share the pool as a tie does (K108-Q14; docs/engine.md, "Round limit").
+        active = k108_state(state).active
+        lowest = min(t for t, a in zip(state.totals, active, strict=True) if a)
+        winners = [s for s in range(state.players) if active[s] and state.totals[s] == lowest]
+        return _finish(state, winners, events, round_limit=limit)
     state = steps.next_round(state, deal, dealer, events)
     cycle = k108_state(state)
     if cycle.stage == "buy_back":
@@ -312,7 +320,7 @@ def _next_deal(state: GameState, dealer: int, events: list[Event]) -> Transition
     return Transition(state, tuple(events))
 
 
-def _finish(state: GameState, winners: Sequence[int], events: list[Event]) -> Transition:
+def _finish(state: GameState, winners: Sequence[int], events: list[Event], **event_data: Any) -> Transition:
     cycle = k108_state(state)
     pool = cycle.pool
     share, rest = divmod(pool, len(winners))
@@ -340,7 +348,7 @@ def _finish(state: GameState, winners: Sequence[int], events: list[Event]) -> Tr
         steps.round_over_event(state, last, {"result": e.data["result"]}) if e.kind == "round_over" else e
         for e in events
     ]
-    return steps.finish(state, events, sorted(winners), pool=pool, rule="K108-28")
+    return steps.finish(state, events, sorted(winners), pool=pool, rule="K108-28", **event_data)
 
 
 def buy_back_terms(state: GameState) -> dict[str, Any]:

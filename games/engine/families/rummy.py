@@ -207,6 +207,8 @@ def _end_round(
     )
     lines = rules.score_round(facts)
     state, _ = steps.close_round(state, ended, winner, lines, events, before={"one_go": one_go})
+    if rules.round_limit_reached(len(state.results)):
+        return steps.finish(state, events, round_limit=rules.round_limit)  # docs/engine.md "Round limit"
     if rules.match_over(state.totals, len(state.results)):
         return steps.finish(state, events)
     state = steps.next_round(state, RUMMY.deal_round, (state.first + 1) % state.players, events)  # R51-14

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ..cards import Card
 from ..melds import MeldPolicy
-from ..rules import Option, Rules, register, variant
+from ..rules import ROUNDS, Option, Rules, register, variant
 from ..scoring import RoundFacts, ScoreLine
 
 __all__ = ["Remi", "variant"]
@@ -55,14 +55,7 @@ class Remi(Rules):
             minimum=1,
             nullable=True,
         ),
-        Option(
-            "rounds",
-            None,
-            "End the match after this many rounds (empty: no round limit).",
-            minimum=1,
-            maximum=1000,
-            nullable=True,
-        ),
+        ROUNDS,
         Option(
             "target",
             None,
@@ -194,9 +187,9 @@ class Remi(Rules):
         return tuple(lines)
 
     def match_over(self, totals: Sequence[int], rounds_played: int) -> bool:
-        # RMI-61/62 with RMI-Q19: endless unless a round count or a target was chosen.
-        if self._options["rounds"] is not None:
-            return rounds_played >= int(self._options["rounds"])
+        # RMI-61/62 with RMI-Q19: endless unless a round count (``Rules.round_limit_reached``, which
+        # the families ask first) or a target was chosen.
+        # (The round limit, the ``rounds`` option, is every variant's: ``Rules.round_limit_reached``.)
         if self._options["target"] is not None:
             return max(totals) >= int(self._options["target"])
         return False
