@@ -10,7 +10,7 @@ from the moment the day starts; the secret and the seed are revealed once the da
 
 The bots of a daily room are ``BOT_LEVEL`` at fixed seats; their luck is seeded from the deal's
 seed and their own view (``bot_rng_key``), so two players who make the same moves meet the same
-bot moves. One round is played.
+bot moves. One round is played: the engine's round limit ends the match with it.
 
 Scoring is **duplicate**: a try's result is seat 0's points for the round, compared with the
 field's on the same cards: the average, the rank (ties share it) and the difference to the
@@ -48,16 +48,16 @@ class DailySetup:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-#: The variants with a deal of the day, in the page's order. Remi ends after its one round by its
-#: own option; the others end after round 1 through ``Room.daily_day`` (``services.core``).
+#: The variants with a deal of the day, in the page's order. Each ends after its one round by the
+#: engine's round limit (``rounds``, docs/engine.md "Round limit"): no second round is dealt.
 DAILY_VARIANTS: dict[str, DailySetup] = {
-    "remik51": DailySetup(seats=3),
+    "remik51": DailySetup(seats=3, options={"rounds": 1}),
     "remi": DailySetup(seats=3, options={"rounds": 1, "max_players": 3}),
-    "remik40": DailySetup(seats=3),
-    "gin": DailySetup(seats=2),
-    "oklahoma": DailySetup(seats=2),
-    "rummy500": DailySetup(seats=3),
-    "knock108": DailySetup(seats=3),
+    "remik40": DailySetup(seats=3, options={"rounds": 1}),
+    "gin": DailySetup(seats=2, options={"rounds": 1}),
+    "oklahoma": DailySetup(seats=2, options={"rounds": 1}),
+    "rummy500": DailySetup(seats=3, options={"rounds": 1}),
+    "knock108": DailySetup(seats=3, options={"rounds": 1}),
 }
 
 #: Every bot of a deal of the day plays at this level.

@@ -97,11 +97,6 @@ def record_move(
     """
     if rows is None:
         rows = selectors.seat_rows(room_id=match.room_id)
-    if match.room.daily_day is not None and transition.state.results and not transition.state.is_over:
-        # A deal of the day is one round: the match ends with it (games.daily), before the next
-        # round is played (the engine has dealt it; nobody plays it and no Round row is written).
-        ended = engine.end_match(transition.state)
-        transition = engine.Transition(ended.state, (*transition.events, *ended.events))
     after = transition.state
     match.set_game_state(after)
     match.version += 1
