@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from games import engine
-from games.models import DailyTry
+from games.models import DailyTry, Match
 from tests.browser.tablekit import Screenshot, cookie, js_errors, open_path, users, wait_live
 from tests.live_server import LiveServer, serving
 
@@ -84,6 +84,10 @@ def test_a_deal_of_the_day_is_played_on_the_table_to_its_end(
         assert page.inner_text("#move-error") == ""
     assert _turn_line(page) == "The match is over"
     screenshot(page, "daily-gin-over-1366x768.png")
+    # The finished table is the one deal played: no second deal dealt behind the summary.
+    assert page.inner_text(".round-line") == "Deal 1"
+    state = Match.objects.get(pk=match.pk).game_state()
+    assert (state.round_no, len(state.results)) == (1, 1)
 
     # One try: no "Play again", a link to the day's board; nothing of the seed anywhere.
     assert page.locator("#rematch-yes").count() == 0

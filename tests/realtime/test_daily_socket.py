@@ -62,7 +62,11 @@ async def test_a_try_over_the_socket_never_shows_the_secret_or_a_seed(
                     frame = received
                     break
         assert frame["view"]["phase"] == "over"
+        # The try is one round: the finished table is round 1's, with no second deal behind it.
+        assert frame["view"]["round"] == 1
     assert len(raw) > 10
+    assert any('"round_over"' in text for text in raw)
+    assert not any('"round_started"' in text for text in raw)
     for text in raw:
         assert not [value for value in hidden if value in text], text
         assert "revealed_seed" not in text

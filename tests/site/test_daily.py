@@ -76,8 +76,12 @@ def test_two_accounts_get_the_same_deal_and_the_same_bot_moves(variant: str, ala
     assert lines[0] == lines[1]
     assert lines[0]
     assert first.status == second.status == Match.Status.FINISHED
-    # One round: the match ended with it.
+    # One round: the match ended with it, by the engine's round limit, and no second round was dealt.
     assert list(Round.objects.filter(match=first).values_list("number", flat=True)) == [1]
+    for match in (first, second):
+        state = match.game_state()
+        assert (state.phase, state.round_no, len(state.results)) == ("over", 1, 1)
+        assert state.rules.round_limit == 1
 
 
 def test_a_different_day_or_variant_is_a_different_deal(ala: Any) -> None:
@@ -197,6 +201,11 @@ def test_the_seed_is_in_no_page_or_frame_before_the_day_ends_and_verifies_after(
     assert document["rounds"][0]["commitment"] == daily.deal_commitment(DAY_START.date(), variant)
     report = verify_record(document)
     assert report["ok"], report
+    # The replay ends where the match did: round 1 over, no round 2 dealt.
+    replayed = engine.replay(document)
+    assert replayed == match.game_state()
+    assert engine.state_to_json(replayed) == engine.state_to_json(match.game_state())
+    assert (replayed.phase, replayed.round_no) == ("over", 1)
     path = tmp_path / "daily.json"
     path.write_text(json.dumps(document))
     out = io.StringIO()
