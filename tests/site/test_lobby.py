@@ -153,6 +153,7 @@ def test_creating_a_remik51_room_seats_the_owner(ala: Any) -> None:
         "penalty_limit": 300,
         "lowest_tie": "extra_round",
         "max_players": 3,
+        "rounds": None,  # every variant's round limit, off the form and unset (docs/engine.md)
     }
     assert (room.seat_count, room.turn_seconds, room.ranked, room.join_code) == (3, 90, True, None)
     assert [seat.user for seat in room.seats.order_by("index")] == [ala, None, None]
