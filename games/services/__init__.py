@@ -11,6 +11,7 @@ Callers use the package as one module (``services.move_submit``); the parts are:
 * ``clock``: turn timers and the sweeps;
 * ``chat``: a room's chat lines, mutes, reports and staff deletes;
 * ``rematch``: "play again" at a finished match;
+* ``daily``: a player's one try at a deal of the day, and revealing the days that are over;
 * ``analysis``: the analysis of a finished round, asked for on its replay, run by a Celery task.
 
 Each service is one transaction. A move locks its ``Match`` row
@@ -46,6 +47,7 @@ from games.services.clock import (
     turn_overdue,
 )
 from games.services.core import bot_move_schedule, match_close, turn_timer_schedule
+from games.services.daily import daily_reveal, daily_start
 from games.services.moves import AlreadyApplied, bot_move_play, move_submit, turn_end_stuck
 from games.services.presence import (
     account_socket_close,
@@ -88,6 +90,8 @@ __all__ = [
     "chat_mute",
     "chat_post",
     "chat_report",
+    "daily_reveal",
+    "daily_start",
     "match_close",
     "match_schedule",
     "match_start",
