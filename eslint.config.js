@@ -45,7 +45,7 @@ export default [
   },
   {
     // The unit tests of the pure modules (tests/js/, `node --test`) and this file.
-    files: ["tests/js/**/*.js", "tests/js/**/*.mjs", "eslint.config.js"],
+    files: ["tests/js/**/*.js", "tests/js/**/*.mjs", "scripts/**/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
   },
 ];
