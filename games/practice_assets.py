@@ -14,7 +14,7 @@ static file), as
 The archive is deterministic (sorted entries, fixed dates and modes): the same sources give the
 same bytes and the same name. The worker imports it as it is (zipimport). Beside each module
 (``games/engine/game.py``) goes its bytecode (``games/engine/game.pyc``, where zipimport looks
-for it) compiled by Pyodide itself under Node (``scripts/pyodide_bytecode.mjs``: the site's
+for it) compiled by Pyodide itself under Node (``games/practice_bytecode.mjs``: the site's
 CPython is not the browser's 3.13 and cannot write its bytecode), as an unchecked hash-based
 ``.pyc`` (PEP 552: the same bytes on every build, and trusted without reading the source). The
 bytecode of a set of sources is kept under :data:`BUILD_DIR`, so Node runs once per change.
@@ -74,7 +74,7 @@ PYODIDE_FILES = (
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 
 #: The Node script that compiles the archive's bytecode with Pyodide.
-BYTECODE_SCRIPT = ROOT / "scripts" / "pyodide_bytecode.mjs"
+BYTECODE_SCRIPT = ROOT / "games" / "practice_bytecode.mjs"
 
 #: Seconds Node may take to start Pyodide and compile the sources (a few on an idle machine).
 BYTECODE_TIMEOUT = 300
@@ -135,7 +135,7 @@ def pyodide_bytecode(
     """
     directory = directory or PYODIDE_DIR
     version = pyodide_version(directory)
-    if version is None or pyodide_missing(directory):
+    if version is None or pyodide_missing(directory) or not BYTECODE_SCRIPT.is_file():
         return None
     key = hashlib.sha256(version.encode() + b"\0" + BYTECODE_SCRIPT.read_bytes())
     for name in sorted(sources):

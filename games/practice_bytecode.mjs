@@ -4,7 +4,7 @@
 // The site's Python (3.11) cannot write CPython 3.13's bytecode, so Pyodide compiles it: the
 // same interpreter, the same magic number and the same optimisation level as in the worker.
 //
-//   node scripts/pyodide_bytecode.mjs <pyodide folder>  < {"files": {"games/x.py": "<base64 source>", ...}}
+//   node games/practice_bytecode.mjs <pyodide folder>  < {"files": {"games/x.py": "<base64 source>", ...}}
 //   > {"python": "3.13.2", "optimize": 0, "magic": "<hex>", "files": {"games/x.py": "<base64 .pyc>", ...}}
 //
 // Each .pyc is an unchecked hash-based one (PEP 552): no date in it, the same bytes for the same
