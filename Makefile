@@ -34,6 +34,7 @@ npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /pr
 run: venv npm ## Serve on HOST:PORT with daphne (SQLite by default; a celery worker too if REDIS_URL is set)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py puzzles_seed
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@if [ -n "$$REDIS_URL" ]; then \
 	  $(BIN)/celery -A remi_site worker -l info & W=$$!; trap 'kill $$W 2>/dev/null' EXIT INT TERM; \
