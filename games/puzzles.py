@@ -119,15 +119,14 @@ def explain(state: GameState, seat: int, move_json: Mapping[str, Any]) -> dict[s
         out["points"] = sum(m["points"] for m in out["melds"])
         return out
     laid = [m for m in after.melds if m.id >= state.next_meld_id]
-    exchanged_jokers = {str(c) for m in after.melds for c in m.cards if c.is_joker} - {
-        str(c) for m in state.melds for c in m.cards if c.is_joker
-    }
+    # Jokers that lay on the table before the move and now lie in a new meld were bought back.
+    table_jokers = {str(c.bare()) for m in state.melds for c in m.cards if c.is_joker}
     out["melds"] = [
         {"cards": [str(c) for c in m.cards], "points": rules.meld_value(m.meld)} for m in laid
     ]
     # The meld holding a bought-back joker does not count towards the opening (R51-28).
     out["points"] = sum(
-        rules.meld_value(m.meld) for m in laid if not any(str(c) in exchanged_jokers for c in m.cards)
+        rules.meld_value(m.meld) for m in laid if not any(str(c.bare()) in table_jokers for c in m.cards)
     )
     return out
 
