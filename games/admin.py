@@ -13,7 +13,6 @@ from django.http import HttpRequest
 
 from games import ratings, services
 from games.errors import GameError
-from games.services import puzzles as puzzle_services
 from games.models import (
     ChatMessage,
     ChatMute,
@@ -34,6 +33,7 @@ from games.models import (
     SeatSocket,
     ServerProcess,
 )
+from games.services import puzzles as puzzle_services
 
 
 class ReadOnlyMixin:
@@ -393,8 +393,19 @@ class PuzzleAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "variant", "mu", "sigma", "attempts", "solved", "withdrawn", "created")
     list_filter = ("kind", "variant", "withdrawn")
     readonly_fields = (
-        "kind", "variant", "options", "seat", "answer", "explanation", "source", "key",
-        "mu", "sigma", "attempts", "solved", "created",
+        "kind",
+        "variant",
+        "options",
+        "seat",
+        "answer",
+        "explanation",
+        "source",
+        "key",
+        "mu",
+        "sigma",
+        "attempts",
+        "solved",
+        "created",
     )
     # The full state holds every hand and the stock: staff may look, nobody edits it here.
     exclude = ("state",)

@@ -500,7 +500,9 @@ class Puzzle(models.Model):
 class PuzzleRating(models.Model):
     """A player's openskill rating in one kind of puzzle (mu 25, sigma 25/3 to start)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_ratings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_ratings"
+    )
     kind = models.CharField(max_length=20, choices=PuzzleKind.choices)
     mu = models.FloatField(default=25.0)
     sigma = models.FloatField(default=25.0 / 3)
@@ -519,7 +521,9 @@ class PuzzleRating(models.Model):
 class PuzzleAttempt(models.Model):
     """A logged-in player's first answer to a puzzle (the one that is rated)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts"
+    )
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts_made")
     solved = models.BooleanField()
     #: ``games.puzzles.check``'s code: ``solved``, ``not_an_opening``, an engine refusal code, ...
@@ -541,7 +545,9 @@ class PuzzleReport(models.Model):
     """A player says a puzzle is wrong; staff see it in the admin and may withdraw the puzzle."""
 
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="reports")
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_reports"
+    )
     reason = models.CharField(max_length=500)
     created = models.DateTimeField(auto_now_add=True)
     resolved = models.BooleanField(default=False)

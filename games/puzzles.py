@@ -21,7 +21,8 @@ Kinds (:data:`KINDS`):
 >>> puzzle = next(generate("doc", kinds=("opening",)))
 >>> puzzle.kind, check(puzzle.state, puzzle.seat, puzzle.kind, puzzle.answer)["code"]
 ('opening', 'solved')
->>> check(puzzle.state, puzzle.seat, "opening", {"kind": "discard", "card": puzzle.state.hands[puzzle.seat][0]})["code"]
+>>> card = str(puzzle.state.hands[puzzle.seat][0])
+>>> check(puzzle.state, puzzle.seat, "opening", {"kind": "discard", "card": card})["code"]
 'not_an_opening'
 """
 
@@ -121,9 +122,7 @@ def explain(state: GameState, seat: int, move_json: Mapping[str, Any]) -> dict[s
     laid = [m for m in after.melds if m.id >= state.next_meld_id]
     # Jokers that lay on the table before the move and now lie in a new meld were bought back.
     table_jokers = {str(c.bare()) for m in state.melds for c in m.cards if c.is_joker}
-    out["melds"] = [
-        {"cards": [str(c) for c in m.cards], "points": rules.meld_value(m.meld)} for m in laid
-    ]
+    out["melds"] = [{"cards": [str(c) for c in m.cards], "points": rules.meld_value(m.meld)} for m in laid]
     # The meld holding a bought-back joker does not count towards the opening (R51-28).
     out["points"] = sum(
         rules.meld_value(m.meld) for m in laid if not any(str(c.bare()) in table_jokers for c in m.cards)
@@ -188,7 +187,11 @@ def _opens(state: GameState, seat: int, move: Move) -> bool:
 
 def _openings(state: GameState, seat: int) -> list[Play]:
     """The engine's opening plays for the seat (``legal_moves`` offers its best one)."""
-    return [m for m in engine.legal_moves(state, seat) if isinstance(m, Play) and m.melds and _opens(state, seat, m)]
+    return [
+        m
+        for m in engine.legal_moves(state, seat)
+        if isinstance(m, Play) and m.melds and _opens(state, seat, m)
+    ]
 
 
 _SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
@@ -268,7 +271,9 @@ def find_joker(state: GameState, seat: int) -> dict[str, Any] | None:
                 exchange = (Exchange(table_meld.id, natural),)
                 rest = list(hand)
                 rest.remove(natural)
-                without = state.with_changes(hands=tuple(rest if s == seat else h for s, h in enumerate(state.hands)))
+                without = state.with_changes(
+                    hands=tuple(rest if s == seat else h for s, h in enumerate(state.hands))
+                )
                 for opening in _openings(without, seat):
                     tries = [Play(melds=opening.melds, exchanges=exchange)]
                     left = list(rest)

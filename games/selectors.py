@@ -585,9 +585,14 @@ def puzzle_progress() -> dict[str, Any]:
     from games.models import Puzzle, PuzzleBatch
 
     counts = dict(
-        Puzzle.objects.filter(withdrawn=False).values_list("kind").annotate(n=Count("id")).values_list("kind", "n")
+        Puzzle.objects.filter(withdrawn=False)
+        .values_list("kind")
+        .annotate(n=Count("id"))
+        .values_list("kind", "n")
     )
-    running = PuzzleBatch.objects.filter(finished__isnull=True).aggregate(made=Sum("made"), target=Sum("target"))
+    running = PuzzleBatch.objects.filter(finished__isnull=True).aggregate(
+        made=Sum("made"), target=Sum("target")
+    )
     return {
         "counts": counts,
         "total": sum(counts.values()),

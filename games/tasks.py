@@ -89,7 +89,9 @@ def resume_tables() -> int:
     return services.resume_pending()
 
 
-@shared_task(**_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5)
+@shared_task(
+    **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
+)
 def puzzles_step(batch_id: int, games: int) -> bool:
     """One step of a puzzle batch (``services.puzzles.puzzle_batch_step``: a few bot games, their
     puzzles stored), then the next step is queued; a stale step (another ran) does nothing."""

@@ -168,7 +168,7 @@ def puzzle_answer(*, puzzle_id: int, user: Any, move: Any) -> dict[str, Any]:
         before = _rating_view(rating.mu, rating.sigma)
         player = MODEL.rating(mu=rating.mu, sigma=rating.sigma)
         problem = MODEL.rating(mu=locked.mu, sigma=locked.sigma)
-        ranks = [1, 2] if result["correct"] else [2, 1]
+        ranks: list[float] = [1.0, 2.0] if result["correct"] else [2.0, 1.0]
         [[player_after], [problem_after]] = MODEL.rate([[player], [problem]], ranks=ranks)
         rating.mu, rating.sigma = float(player_after.mu), float(player_after.sigma)
         if result["correct"]:

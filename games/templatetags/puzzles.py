@@ -16,5 +16,9 @@ register = template.Library()
 @register.inclusion_tag("games/_profile_puzzles.html")
 def player_puzzles(player: Any) -> dict[str, Any]:
     mine = selectors.puzzle_kind_ratings(user=player)
-    kinds = [{"kind": value, "label": label, "mine": mine[value]} for value, label in PuzzleKind.choices if value in mine]
+    kinds = [
+        {"kind": value, "label": label, "mine": mine[value]}
+        for value, label in PuzzleKind.choices
+        if value in mine
+    ]
     return {"kinds": kinds, "history": selectors.puzzle_history(user=player)}

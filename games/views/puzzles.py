@@ -91,9 +91,7 @@ def puzzle_detail(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     frame = selectors.puzzle_frame(puzzle)
     mine = selectors.puzzle_kind_ratings(user=request.user).get(puzzle.kind)
     rules = engine.variant(puzzle.variant, **puzzle.options)
-    tried = (
-        puzzle.attempts_made.filter(user=request.user).first() if request.user.is_authenticated else None
-    )
+    tried = puzzle.attempts_made.filter(user=request.user).first() if request.user.is_authenticated else None
     config = {
         "puzzle": puzzle.pk,
         "kind": puzzle.kind,
@@ -167,7 +165,9 @@ def puzzle_report(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return HttpResponseRedirect(f"{reverse('login')}?next={reverse('puzzle', args=[puzzle_id])}")
     try:
-        puzzle_services.puzzle_report(puzzle_id=puzzle_id, user=request.user, reason=request.POST.get("reason", ""))
+        puzzle_services.puzzle_report(
+            puzzle_id=puzzle_id, user=request.user, reason=request.POST.get("reason", "")
+        )
     except puzzle_services.PuzzleNotFoundError as error:
         raise Http404("no such puzzle") from error
     except puzzle_services.ReportError as error:
@@ -180,4 +180,3 @@ def puzzle_report(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     else:
         messages.success(request, _("Thank you: the staff will look at this puzzle."))
     return HttpResponseRedirect(reverse("puzzle", args=[puzzle_id]))
-

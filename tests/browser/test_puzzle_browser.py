@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.tablekit import cookie, free_run, js_errors, open_path, rack_settled, rack_slots, touch_drag
+from tests.browser.tablekit import (
+    cookie,
+    free_run,
+    js_errors,
+    open_path,
+    rack_settled,
+    rack_slots,
+    touch_drag,
+)
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
@@ -48,7 +56,9 @@ def test_a_puzzle_is_solved_on_a_phone_through_the_rack(
         start = free_run(rack_slots(page), len(cards))
         for offset, card in enumerate(cards):
             rack_settled(page)
-            touch_drag(page, page.locator(f'#hand button.card[data-card="{card}"]'), _slot(page, start + offset))
+            touch_drag(
+                page, page.locator(f'#hand button.card[data-card="{card}"]'), _slot(page, start + offset)
+            )
             assert rack_slots(page)[start + offset] == card
     rack_settled(page)
     # Ready once the engine's answer about the rack as it is now is in (the button is re-rendered then).

@@ -23,13 +23,15 @@ def test_every_generated_answer_is_what_the_engine_accepts(sample: list[puzzles.
         after = engine.apply_move(puzzle.state, puzzle.seat, engine.move_from_json(puzzle.answer)).state
         assert engine.opened_seats(after)[puzzle.seat]
         assert not engine.opened_seats(puzzle.state)[puzzle.seat]
-        assert puzzle.state.phase == "play" and puzzle.state.turn == puzzle.seat
+        assert puzzle.state.phase == "play"
+        assert puzzle.state.turn == puzzle.seat
         if puzzle.kind == "joker":
             assert puzzle.answer.get("exchanges")
 
 
 def test_no_generated_opening_is_trivially_open(sample: list[puzzles.Puzzle]) -> None:
-    assert sample and all(not puzzles.trivially_open(p.state, p.seat) for p in sample)
+    assert sample
+    assert all(not puzzles.trivially_open(p.state, p.seat) for p in sample)
 
 
 def test_the_generator_is_deterministic_from_its_seed(sample: list[puzzles.Puzzle]) -> None:
@@ -50,18 +52,21 @@ def test_the_sample_covers_every_opening_variant(sample: list[puzzles.Puzzle]) -
 
 def _remik51_position(hand: str) -> engine.GameState:
     return engine.position(
-        engine.variant("remik51"), hands=[hand, "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"], turn=0, phase="play"
+        engine.variant("remik51"),
+        hands=[hand, "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"],
+        turn=0,
+        phase="play",
     )
 
 
-def test_a_hand_whose_sorted_runs_open_is_trivial_R51_31() -> None:
+def test_r51_31_a_hand_whose_sorted_runs_open_is_trivial() -> None:
     # "Sort: runs" puts 9S-TS-JS-QS-KS and 8H-9H-TH apart: laid as they stand they make 76 with a pure run.
     state = _remik51_position("9S TS JS QS KS 8H 9H TH 2D 5C 7D 3H 4S 6D 2H")
     assert puzzles.trivially_open(state, 0)
     assert puzzles.find_opening(state, 0) is None
 
 
-def test_a_hand_that_needs_a_card_moved_between_melds_is_kept_R51_31() -> None:
+def test_r51_31_a_hand_that_needs_a_card_moved_between_melds_is_kept() -> None:
     # The runs sort shows QH-KH-AH (36 with the ace high) and 2S-3S-4S...; the 51 needs the three
     # queens as a set beside the pure run 9S-TS-JS (the sorted order puts QS with the spades).
     state = _remik51_position("9S TS JS QS QH QD 2C 5D 7C 8H 3D 4C 6H KD 2H")
@@ -71,7 +76,7 @@ def test_a_hand_that_needs_a_card_moved_between_melds_is_kept_R51_31() -> None:
     assert puzzles.check(state, 0, "opening", answer)["code"] == "solved"
 
 
-def test_wrong_answers_get_stable_codes_R51_31() -> None:
+def test_r51_31_wrong_answers_get_stable_codes() -> None:
     state = _remik51_position("9S TS JS QS QH QD 2C 5D 7C 8H 3D 4C 6H KD 2H")
     low = puzzles.check(state, 0, "opening", {"kind": "play", "melds": [["9S", "TS", "JS"]]})
     assert (low["correct"], low["code"]) == (False, "opening_too_low")
@@ -82,10 +87,11 @@ def test_wrong_answers_get_stable_codes_R51_31() -> None:
     assert puzzles.check(state, 0, "opening", {"kind": "fly"})["code"] == "malformed_move"
     assert puzzles.check(state, 0, "opening", "nonsense")["code"] == "malformed_move"
     other = puzzles.check(state, 0, "opening", {"kind": "play", "melds": [["2C", "3C", "4C"]]})
-    assert other["correct"] is False and other["code"] == "card_not_in_hand"
+    assert other["correct"] is False
+    assert other["code"] == "card_not_in_hand"
 
 
-def test_the_joker_kind_wants_the_buy_back_in_the_same_move_R51_27() -> None:
+def test_r51_27_the_joker_kind_wants_the_buy_back_in_the_same_move() -> None:
     rules = engine.variant("remik51")
     state = engine.position(
         rules,
@@ -96,16 +102,19 @@ def test_the_joker_kind_wants_the_buy_back_in_the_same_move_R51_27() -> None:
         phase="play",
     )
     answer = puzzles.find_joker(state, 0)
-    assert answer is not None and answer["exchanges"]
+    assert answer is not None
+    assert answer["exchanges"]
     assert puzzles.check(state, 0, "joker", answer)["code"] == "solved"
     plain = {"kind": "play", "melds": [["9S", "TS", "JS"], ["QS", "QH", "QD"]]}
     assert puzzles.check(state, 0, "opening", plain)["code"] == "solved"
     assert puzzles.check(state, 0, "joker", plain)["code"] == "no_joker_bought"
 
 
-def test_the_explanation_counts_the_opening_points_R51_28() -> None:
+def test_r51_28_the_explanation_counts_the_opening_points() -> None:
     state = _remik51_position("9S TS JS QS QH QD 2C 5D 7C 8H 3D 4C 6H KD 2H")
-    result = puzzles.check(state, 0, "opening", {"kind": "play", "melds": [["9S", "TS", "JS"], ["QS", "QH", "QD"]]})
+    result = puzzles.check(
+        state, 0, "opening", {"kind": "play", "melds": [["9S", "TS", "JS"], ["QS", "QH", "QD"]]}
+    )
     assert result["explanation"]["points"] == 59  # 9 + 10 + 10, and 3 x 10
     assert result["explanation"]["required_points"] == 51
     assert [m["points"] for m in result["explanation"]["melds"]] == [29, 30]

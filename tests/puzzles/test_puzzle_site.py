@@ -19,7 +19,9 @@ pytestmark = pytest.mark.django_db
 
 def _answer(client: Client, puzzle: Puzzle, move: Any) -> Any:
     return client.post(
-        reverse("puzzle_answer", args=[puzzle.pk]), data=json.dumps({"move": move}), content_type="application/json"
+        reverse("puzzle_answer", args=[puzzle.pk]),
+        data=json.dumps({"move": move}),
+        content_type="application/json",
     )
 
 
@@ -46,7 +48,8 @@ def test_the_stored_answer_is_accepted_through_the_endpoint(stored: list[Puzzle]
     # The frame after the answer is the seat's own: no other hand, no stock.
     frame = data["frame"]
     assert frame["view"]["seat"] == puzzle.seat
-    assert "stock" not in frame["view"] and "hands" not in frame["view"]
+    assert "stock" not in frame["view"]
+    assert "hands" not in frame["view"]
 
 
 def test_a_wrong_answer_is_refused_with_a_stable_code(stored: list[Puzzle], client: Client) -> None:
@@ -56,7 +59,12 @@ def test_a_wrong_answer_is_refused_with_a_stable_code(stored: list[Puzzle], clie
     assert data["answer"] == puzzle.answer  # one answer the engine accepts, shown after a miss
     melds = puzzle.answer["melds"][:1]
     low = _answer(client, puzzle, {"kind": "play", "melds": melds}).json()
-    assert low["correct"] is False and low["code"] in {"opening_too_low", "opening_needs_run", "must_keep_discard"}
+    assert low["correct"] is False
+    assert low["code"] in {
+        "opening_too_low",
+        "opening_needs_run",
+        "must_keep_discard",
+    }
 
 
 def test_bad_requests_get_stable_errors(stored: list[Puzzle], client: Client) -> None:
@@ -70,31 +78,41 @@ def test_bad_requests_get_stable_errors(stored: list[Puzzle], client: Client) ->
     assert client.get(reverse("puzzle_answer", args=[puzzle.pk])).status_code == 405
 
 
-def test_the_first_answer_of_a_player_is_rated_and_only_that(stored: list[Puzzle], client: Client, make_user: Any) -> None:
+def test_the_first_answer_of_a_player_is_rated_and_only_that(
+    stored: list[Puzzle], client: Client, make_user: Any
+) -> None:
     user = make_user("solver")
     client.force_login(user)
     puzzle = stored[0]
     first = _answer(client, puzzle, puzzle.answer).json()
-    assert first["rated"] is True and first["rating_change"] > 0
+    assert first["rated"] is True
+    assert first["rating_change"] > 0
     rating = PuzzleRating.objects.get(user=user, kind=puzzle.kind)
-    assert (rating.solved, rating.failed) == (1, 0) and rating.mu > 25
+    assert (rating.solved, rating.failed) == (1, 0)
+    assert rating.mu > 25
     puzzle.refresh_from_db()
-    assert (puzzle.attempts, puzzle.solved) == (1, 1) and puzzle.mu < 25
+    assert (puzzle.attempts, puzzle.solved) == (1, 1)
+    assert puzzle.mu < 25
     again = _answer(client, puzzle, _wrong(puzzle)).json()
-    assert again["rated"] is False and again["code"] == "not_an_opening"
+    assert again["rated"] is False
+    assert again["code"] == "not_an_opening"
     assert PuzzleAttempt.objects.filter(user=user).count() == 1
     failed = _answer(client, stored[1], _wrong(stored[1])).json()
-    assert failed["rated"] is True and failed["rating_change"] < 0
+    assert failed["rated"] is True
+    assert failed["rating_change"] < 0
     rating = PuzzleRating.objects.get(user=user, kind=stored[1].kind)
     assert rating.failed == 1 or stored[1].kind != puzzle.kind
 
 
 def test_visitors_may_solve_but_are_not_rated(stored: list[Puzzle], client: Client) -> None:
     assert _answer(client, stored[0], stored[0].answer).json()["rated"] is False
-    assert not PuzzleAttempt.objects.exists() and not PuzzleRating.objects.exists()
+    assert not PuzzleAttempt.objects.exists()
+    assert not PuzzleRating.objects.exists()
 
 
-def test_the_next_puzzle_is_untried_and_nearest_the_players_rating(stored: list[Puzzle], client: Client, make_user: Any) -> None:
+def test_the_next_puzzle_is_untried_and_nearest_the_players_rating(
+    stored: list[Puzzle], client: Client, make_user: Any
+) -> None:
     user = make_user("next")
     client.force_login(user)
     kind = stored[0].kind
@@ -106,18 +124,25 @@ def test_the_next_puzzle_is_untried_and_nearest_the_players_rating(stored: list[
     assert response["Location"] == reverse("puzzle", args=[same[1].pk])
     _answer(client, same[1], same[1].answer)
     rating = PuzzleRating.objects.get(user=user, kind=kind)
-    nearest = min((p for p in Puzzle.objects.filter(kind=kind).exclude(pk=same[1].pk)), key=lambda p: (abs(p.mu - rating.mu), p.pk))
+    nearest = min(
+        (p for p in Puzzle.objects.filter(kind=kind).exclude(pk=same[1].pk)),
+        key=lambda p: (abs(p.mu - rating.mu), p.pk),
+    )
     assert client.get(reverse("puzzle_next", args=[kind]))["Location"] == reverse("puzzle", args=[nearest.pk])
     assert client.get(reverse("puzzle_next", args=["nonsense"])).status_code == 404
 
 
-def test_the_puzzle_page_hides_the_engines_opening_and_other_hands(stored: list[Puzzle], client: Client) -> None:
+def test_the_puzzle_page_hides_the_engines_opening_and_other_hands(
+    stored: list[Puzzle], client: Client
+) -> None:
     puzzle = stored[0]
     response = client.get(reverse("puzzle", args=[puzzle.pk]))
     assert response.status_code == 200
     frame = response.context["frame"]
     opening = frame["view"]["you"]["opening"]
-    assert opening["hidden"] is True and opening["melds"] == [] and opening["best_points"] is None
+    assert opening["hidden"] is True
+    assert opening["melds"] == []
+    assert opening["best_points"] is None
     page = response.content.decode()
     state = engine.state_from_json(puzzle.state)
     for other, hand in enumerate(state.hands):
@@ -131,11 +156,16 @@ def test_the_rack_question_is_answered_on_the_puzzles_position(stored: list[Puzz
     query = {"groups": puzzle.answer["melds"], "move": {"kind": "play"}}
     response = client.get(reverse("puzzle_rack", args=[puzzle.pk]), {"q": json.dumps(query)})
     data = response.json()
-    assert data["seat"] == puzzle.seat and data["lay_down"]["possible"] is True
-    assert client.get(reverse("puzzle_rack", args=[puzzle.pk]), {"q": "[1"}).json()["code"] == "malformed_query"
+    assert data["seat"] == puzzle.seat
+    assert data["lay_down"]["possible"] is True
+    assert (
+        client.get(reverse("puzzle_rack", args=[puzzle.pk]), {"q": "[1"}).json()["code"] == "malformed_query"
+    )
 
 
-def test_a_report_reaches_the_admin_and_withdrawing_hides_the_puzzle(stored: list[Puzzle], client: Client, make_user: Any, admin_client: Client) -> None:
+def test_a_report_reaches_the_admin_and_withdrawing_hides_the_puzzle(
+    stored: list[Puzzle], client: Client, make_user: Any, admin_client: Client
+) -> None:
     user = make_user("reporter")
     client.force_login(user)
     puzzle = stored[0]
@@ -153,13 +183,16 @@ def test_a_report_reaches_the_admin_and_withdrawing_hides_the_puzzle(stored: lis
     assert _answer(client, puzzle, puzzle.answer).json()["code"] == "no_such_puzzle"
 
 
-def test_the_profile_and_the_list_show_ratings_and_history(stored: list[Puzzle], client: Client, make_user: Any) -> None:
+def test_the_profile_and_the_list_show_ratings_and_history(
+    stored: list[Puzzle], client: Client, make_user: Any
+) -> None:
     user = make_user("shown")
     client.force_login(user)
     _answer(client, stored[0], stored[0].answer)
     _answer(client, stored[1], _wrong(stored[1]))
     profile = client.get(reverse("profile", args=["shown"])).content.decode()
-    assert "profile-puzzles" in profile and "→" in profile
+    assert "profile-puzzles" in profile
+    assert "→" in profile
     listing = client.get(reverse("puzzles")).content.decode()
     assert f'href="{reverse("puzzle", args=[stored[0].pk])}"' in listing
 
@@ -188,13 +221,15 @@ def test_the_task_runs_a_batch_to_its_end(db: None, settings: Any) -> None:
     finally:
         app.conf.task_always_eager = False
     batch.refresh_from_db()
-    assert batch.made == 4 and batch.finished is not None
+    assert batch.made == 4
+    assert batch.finished is not None
     assert Puzzle.objects.count() == 4
 
 
 def test_the_startup_seed_fills_up_to_its_target_and_shows_progress(db: None, client: Client) -> None:
     batch = puzzle_services.puzzle_seed_startup(target=3)
-    assert batch is not None and puzzle_services.puzzle_seed_startup(target=3) == batch
+    assert batch is not None
+    assert puzzle_services.puzzle_seed_startup(target=3) == batch
     page = client.get(reverse("puzzles")).content.decode()
     assert 'id="puzzle-progress"' in page
     puzzle_services.puzzle_batch_run(batch_id=batch.pk)

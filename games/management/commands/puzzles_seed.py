@@ -23,4 +23,6 @@ class Command(BaseCommand):
         if batch is None:
             self.stdout.write("puzzles: enough already")
         else:
-            self.stdout.write(f"puzzles: batch {batch.pk} will generate {batch.target - batch.made} in the background")
+            self.stdout.write(
+                f"puzzles: batch {batch.pk} will generate {batch.target - batch.made} in the background"
+            )
