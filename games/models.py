@@ -460,6 +460,7 @@ class ChatSilence(models.Model):
 class PuzzleKind(models.TextChoices):
     OPENING = "opening", _("Find the opening")
     JOKER = "joker", _("Open and buy back a joker")
+    KNOCK = "knock", _("Knock or draw on")
 
 
 class Puzzle(models.Model):

@@ -36,11 +36,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import engine
-from games.engine import Card, Exchange, GameState, IllegalMoveError, Move, Play
+from games.engine import Card, Discard, Exchange, GameState, IllegalMoveError, Knock, Move, Play
+from games.engine.analysis import Evaluation, evaluate
 from games.engine.bots import candidate_moves, choose_move
 
 #: Every kind of puzzle, in the order the site lists them.
-KINDS = ("opening", "joker")
+KINDS = ("opening", "joker", "knock")
 
 #: The games puzzles come from: (variant, options), taken in turn.
 SOURCES: tuple[tuple[str, Mapping[str, Any]], ...] = (
@@ -48,7 +49,15 @@ SOURCES: tuple[tuple[str, Mapping[str, Any]], ...] = (
     ("remi", {"opening": "45"}),
     ("remik40", {}),
     ("remi", {"opening": "51"}),
+    ("gin", {}),
+    ("oklahoma", {}),
 )
+
+#: The decision evaluator's samples (``games.engine.analysis.evaluate``) for a knock, and the
+#: clear margin a kept puzzle needs: the better choice ahead by at least this many points **and**
+#: by two standard errors of the difference (the two are played out on the same samples).
+KNOCK_SAMPLES = 16
+KNOCK_MARGIN = 3.0
 
 #: Moves a bot game is played for at most (one round is enough: a puzzle comes before an opening).
 MAX_MOVES = 400
@@ -57,8 +66,9 @@ MAX_MOVES = 400
 SOLVED = "solved"
 NOT_AN_OPENING = "not_an_opening"
 NO_JOKER_BOUGHT = "no_joker_bought"
+WRONG_CHOICE = "wrong_choice"
 MALFORMED = "malformed_move"
-RESULT_CODES = (SOLVED, NOT_AN_OPENING, NO_JOKER_BOUGHT, MALFORMED)
+RESULT_CODES = (SOLVED, NOT_AN_OPENING, NO_JOKER_BOUGHT, WRONG_CHOICE, MALFORMED)
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,8 @@ class Puzzle:
     answer: dict[str, Any]
     #: Where it comes from: the generator's seed, the game's number, the moves played before it.
     source: dict[str, Any] = field(default_factory=dict)
+    #: For the kind the evaluator decides (``knock``): its figures (``_figures``).
+    evaluation: dict[str, Any] | None = None
 
     @property
     def variant(self) -> str:
@@ -84,6 +96,8 @@ class Puzzle:
 
     @property
     def explanation(self) -> dict[str, Any]:
+        if self.evaluation is not None:
+            return dict(self.evaluation)
         return explain(self.state, self.seat, self.answer)
 
 
@@ -130,10 +144,13 @@ def explain(state: GameState, seat: int, move_json: Mapping[str, Any]) -> dict[s
     return out
 
 
-def check(state: GameState, seat: int, kind: str, move_json: Any) -> dict[str, Any]:
+def check(
+    state: GameState, seat: int, kind: str, move_json: Any, expected: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """Does ``move_json`` (the wire's move JSON) solve the puzzle? ``{"correct", "code",
     "message", "explanation"}``: ``code`` is ``solved``, one of :data:`RESULT_CODES`, or the
-    engine's refusal code (``opening_too_low``, ``opening_needs_run``, ...)."""
+    engine's refusal code (``opening_too_low``, ``opening_needs_run``, ...). ``expected``: the
+    stored answer, which the ``knock`` kind compares with (the evaluator's choice)."""
     if kind not in KINDS:
         raise ValueError(f"unknown puzzle kind {kind!r}")
     try:
@@ -152,6 +169,8 @@ def check(state: GameState, seat: int, kind: str, move_json: Any) -> dict[str, A
             "error": error.to_dict(),
             "explanation": None,
         }
+    if kind == "knock":
+        return _check_knock(move, expected or {})
     if not isinstance(move, Play) or not engine.opened_seats(after)[seat]:
         return {
             "correct": False,
@@ -171,6 +190,22 @@ def check(state: GameState, seat: int, kind: str, move_json: Any) -> dict[str, A
         "code": SOLVED,
         "message": "",
         "explanation": explain(state, seat, engine.move_to_json(move)),
+    }
+
+
+def choice_of(move: Move) -> str:
+    """A knock-or-draw-on decision: ``knock`` for any knock, ``draw_on`` for a plain discard."""
+    return "knock" if isinstance(move, Knock) else "draw_on" if isinstance(move, Discard) else "other"
+
+
+def _check_knock(move: Move, expected: Mapping[str, Any]) -> dict[str, Any]:
+    if choice_of(move) == choice_of(engine.move_from_json(expected)):
+        return {"correct": True, "code": SOLVED, "message": "", "explanation": None}
+    return {
+        "correct": False,
+        "code": WRONG_CHOICE,
+        "message": "the evaluator prefers the other choice",
+        "explanation": None,
     }
 
 
@@ -292,9 +327,67 @@ def find_joker(state: GameState, seat: int) -> dict[str, Any] | None:
     return None
 
 
-FINDERS: Mapping[str, Callable[[GameState, int], dict[str, Any] | None]] = {
-    "opening": find_opening,
-    "joker": find_joker,
+def _figures(evaluation: Evaluation, samples: int) -> dict[str, Any]:
+    best, second = evaluation.alternatives[0], evaluation.alternatives[1]
+    return {
+        "alternatives": [
+            {"move": engine.move_to_json(a.move), "choice": choice_of(a.move), "points": a.points}
+            for a in evaluation.alternatives
+        ],
+        "margin": round(best.points - second.points, 3),
+        "error": evaluation.loss_error(second.move),
+        "samples": samples,
+    }
+
+
+def _clear(evaluation: Evaluation, margin: float) -> bool:
+    if len(evaluation.alternatives) < 2:
+        return False
+    best, second = evaluation.alternatives[0], evaluation.alternatives[1]
+    ahead = best.points - second.points
+    error = evaluation.loss_error(second.move) or 0.0
+    return ahead >= margin and ahead >= 2 * error
+
+
+def find_knock(state: GameState, seat: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """A ``knock`` puzzle here (gin family): the seat may knock, not with gin (always right), and
+    the evaluator prefers knocking, or the same discard without a knock, by a clear margin."""
+    if state.rules.family != "gin":
+        return None
+    view = engine.view_for(state, seat)
+    if not view["you"].get("knock_discards") or view["you"].get("deadwood") == 0:
+        return None
+    knock = next(
+        (m for m in candidate_moves(view, "hard") if isinstance(m, Knock) and m.card is not None), None
+    )
+    if knock is None or knock.card is None:
+        return None
+    moves: list[Move] = [knock, Discard(knock.card)]
+    try:
+        seed = position_key("knock", state, seat)
+        evaluation = evaluate(state, seat, moves, samples=KNOCK_SAMPLES, seed=seed)
+    except ValueError:
+        return None
+    if not _clear(evaluation, KNOCK_MARGIN):
+        return None
+    return engine.move_to_json(evaluation.best.move), _figures(evaluation, KNOCK_SAMPLES)
+
+
+def _plain(finder: Callable[[GameState, int], dict[str, Any] | None]) -> Finder:
+    def find(state: GameState, seat: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        answer = finder(state, seat)
+        return None if answer is None else (answer, {})
+
+    return find
+
+
+Finder = Callable[[GameState, int], "tuple[dict[str, Any], dict[str, Any]] | None"]
+
+#: Each kind's finder: (the answer, the evaluator's figures or ``{}``), or None.
+FINDERS: Mapping[str, Finder] = {
+    "opening": _plain(find_opening),
+    "joker": _plain(find_joker),
+    "knock": find_knock,
 }
 
 
@@ -321,18 +414,21 @@ def game_puzzles(seed: str, game_no: int, kinds: Sequence[str] = KINDS) -> Itera
     state = engine.new_game(rules, players, f"{seed}:{game_no}")
     found: set[tuple[int, str]] = set()
     for moves in range(MAX_MOVES):
-        if state.is_over or state.round_no != 1 or all(engine.opened_seats(state)):
+        if state.is_over or state.round_no != 1:
+            return
+        if state.rules.family == "rummy" and all(engine.opened_seats(state)):
             return
         seat = state.turn
         if state.phase == "play" and not engine.opened_seats(state)[seat]:
             for kind in kinds:
                 if (seat, kind) in found:
                     continue
-                answer = FINDERS[kind](state, seat)
-                if answer is not None:
+                result = FINDERS[kind](state, seat)
+                if result is not None:
                     found.add((seat, kind))
+                    answer, figures = result
                     source = {"seed": seed, "game": game_no, "moves": moves, "players": players}
-                    yield Puzzle(kind, state, seat, answer, source)
+                    yield Puzzle(kind, state, seat, answer, source, figures or None)
         state = _bot_step(state, seat)
 
 

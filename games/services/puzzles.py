@@ -142,7 +142,9 @@ def puzzle_answer(*, puzzle_id: int, user: Any, move: Any) -> dict[str, Any]:
     if puzzle is None:
         raise PuzzleNotFoundError(puzzle_id)
     state = engine.state_from_json(puzzle.state)
-    result = puzzles.check(state, puzzle.seat, puzzle.kind, move)
+    result = puzzles.check(state, puzzle.seat, puzzle.kind, move, puzzle.answer)
+    if result["correct"] and result["explanation"] is None:
+        result["explanation"] = puzzle.explanation  # the evaluator's figures (the knock kind)
     if result["code"] == puzzles.MALFORMED:
         raise MalformedAnswerError(result["message"])
     out: dict[str, Any] = {

@@ -144,6 +144,7 @@ def _result_message(code: str) -> str:
         "solved": _("Solved."),
         "not_an_opening": _("That lays no opening."),
         "no_joker_bought": _("That opens, but the joker stays on the table: buy it back in the same move."),
+        "wrong_choice": _("The evaluator prefers the other choice here."),
     }.get(code, "")
 
 

@@ -28,10 +28,12 @@ def make_user(db: None) -> Callable[[str], Any]:
 
 @pytest.fixture
 def stored(db: None) -> list[Any]:
-    """Eight puzzles of the seed ``site`` stored by the service, as the Celery task does."""
+    """Eight puzzles of the seed ``site`` stored by the service, as the Celery task does; the
+    opening kinds (``opening``, ``joker``) first."""
     from games.models import Puzzle
     from games.services import puzzles
 
     batch = puzzles.puzzle_batch_create(seed="site", target=8)
     puzzles.puzzle_batch_run(batch_id=batch.pk)
-    return list(Puzzle.objects.order_by("id"))
+    rows = list(Puzzle.objects.order_by("id"))
+    return [p for p in rows if p.kind != "knock"] + [p for p in rows if p.kind == "knock"]

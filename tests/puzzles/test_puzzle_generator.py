@@ -9,11 +9,12 @@ import pytest
 from games import engine, puzzles
 
 SAMPLE = 24
+OPENING_KINDS = ("opening", "joker")
 
 
 @pytest.fixture(scope="module")
 def sample() -> list[puzzles.Puzzle]:
-    return list(itertools.islice(puzzles.generate("sample"), SAMPLE))
+    return list(itertools.islice(puzzles.generate("sample", kinds=OPENING_KINDS), SAMPLE))
 
 
 def test_every_generated_answer_is_what_the_engine_accepts(sample: list[puzzles.Puzzle]) -> None:
@@ -35,9 +36,9 @@ def test_no_generated_opening_is_trivially_open(sample: list[puzzles.Puzzle]) ->
 
 
 def test_the_generator_is_deterministic_from_its_seed(sample: list[puzzles.Puzzle]) -> None:
-    again = list(itertools.islice(puzzles.generate("sample"), 8))
+    again = list(itertools.islice(puzzles.generate("sample", kinds=OPENING_KINDS), 8))
     assert [(p.key, p.answer, p.source) for p in again] == [(p.key, p.answer, p.source) for p in sample[:8]]
-    other = list(itertools.islice(puzzles.generate("another seed"), 8))
+    other = list(itertools.islice(puzzles.generate("another seed", kinds=OPENING_KINDS), 8))
     assert {p.key for p in other}.isdisjoint({p.key for p in sample})
 
 
@@ -118,3 +119,43 @@ def test_r51_28_the_explanation_counts_the_opening_points() -> None:
     assert result["explanation"]["points"] == 59  # 9 + 10 + 10, and 3 x 10
     assert result["explanation"]["required_points"] == 51
     assert [m["points"] for m in result["explanation"]["melds"]] == [29, 30]
+
+
+@pytest.fixture(scope="module")
+def knock() -> puzzles.Puzzle:
+    # Game 4 of the seed "t1" is a gin game (SOURCES[4]) whose first seat to knock gives a puzzle.
+    found = list(puzzles.game_puzzles("t1", 4, kinds=("knock",)))
+    assert found
+    return found[0]
+
+
+def test_gin_15_a_knock_puzzle_keeps_only_a_clear_choice_of_the_evaluator(knock: puzzles.Puzzle) -> None:
+    figures = knock.explanation
+    assert knock.variant in {"gin", "oklahoma"}
+    assert next(a["choice"] for a in figures["alternatives"]) == puzzles.choice_of(
+        engine.move_from_json(knock.answer)
+    )
+    assert figures["margin"] >= puzzles.KNOCK_MARGIN
+    assert figures["margin"] >= 2 * figures["error"]
+    assert figures["samples"] == puzzles.KNOCK_SAMPLES
+    view = engine.view_for(knock.state, knock.seat)
+    assert view["you"]["knock_discards"]
+    assert view["you"]["deadwood"] > 0
+
+
+def test_gin_15_the_knock_puzzles_answer_is_checked_by_the_choice(knock: puzzles.Puzzle) -> None:
+    answer = engine.move_from_json(knock.answer)
+    assert puzzles.check(knock.state, knock.seat, "knock", knock.answer, knock.answer)["code"] == "solved"
+    card = answer.card if isinstance(answer, (engine.Knock, engine.Discard)) else None
+    assert card is not None
+    other = (
+        {"kind": "discard", "card": str(card)}
+        if isinstance(answer, engine.Knock)
+        else {"kind": "knock", "card": str(card)}
+    )
+    assert puzzles.check(knock.state, knock.seat, "knock", other, knock.answer)["code"] == "wrong_choice"
+
+
+def test_the_knock_evaluation_is_deterministic(knock: puzzles.Puzzle) -> None:
+    again = puzzles.find_knock(knock.state, knock.seat)
+    assert again == (knock.answer, knock.explanation)

@@ -34,8 +34,12 @@ def test_every_stored_answer_is_accepted_by_the_engine(stored: list[Puzzle]) -> 
     assert len(stored) == 8
     for puzzle in stored:
         state = engine.state_from_json(puzzle.state)
-        assert puzzles.check(state, puzzle.seat, puzzle.kind, puzzle.answer)["code"] == "solved"
-        assert puzzle.explanation["points"] >= puzzle.explanation["required_points"]
+        result = puzzles.check(state, puzzle.seat, puzzle.kind, puzzle.answer, puzzle.answer)
+        assert result["code"] == "solved"
+        if puzzle.kind == "knock":
+            assert puzzle.explanation["margin"] >= puzzles.KNOCK_MARGIN
+        else:
+            assert puzzle.explanation["points"] >= puzzle.explanation["required_points"]
 
 
 def test_the_stored_answer_is_accepted_through_the_endpoint(stored: list[Puzzle], client: Client) -> None:
@@ -237,3 +241,17 @@ def test_the_startup_seed_fills_up_to_its_target_and_shows_progress(db: None, cl
     assert puzzle_services.puzzle_seed_startup(target=3) is None
     assert 'id="puzzle-progress"' not in client.get(reverse("puzzles")).content.decode()
     assert PuzzleBatch.objects.get().finished is not None
+
+
+def test_gin_15_a_knock_puzzle_through_the_endpoint(db: None, client: Client) -> None:
+    found = next(puzzles.game_puzzles("t1", 4, kinds=("knock",)))
+    puzzle = puzzle_services.puzzle_store(found)
+    assert puzzle is not None
+    data = _answer(client, puzzle, puzzle.answer).json()
+    assert (data["correct"], data["code"]) == (True, "solved")
+    assert data["explanation"]["alternatives"][0]["choice"] in {"knock", "draw_on"}
+    card = puzzle.answer["card"]
+    other = {"kind": "discard" if puzzle.answer["kind"] == "knock" else "knock", "card": card}
+    wrong = _answer(client, puzzle, other).json()
+    assert (wrong["correct"], wrong["code"]) == (False, "wrong_choice")
+    assert client.get(reverse("puzzle", args=[puzzle.pk])).status_code == 200

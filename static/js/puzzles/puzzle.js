@@ -122,6 +122,24 @@ function explainLine(explanation) {
       ? ` ${t("Jokers bought back: %(n)s.", { n: explanation.exchanges.length })}` : "");
 }
 
+/** The knock kind: the evaluator's expected points of knocking and of drawing on. */
+function figures(explanation) {
+  if (!explanation || !explanation.alternatives) return null;
+  const said = { knock: t("Knock now"), draw_on: t("Draw on") };
+  return [
+    h("ul", { class: "puzzle-figures" },
+      explanation.alternatives.map((a) => h("li", {}, `${said[a.choice] || a.choice}: `,
+        t("%(points)s points expected", { points: a.points.toFixed(1) })))),
+    h("p", { class: "aside" }, t("Margin %(margin)s ± %(error)s points over %(n)s deals of the unseen cards.", {
+      margin: explanation.margin.toFixed(1), error: (explanation.error || 0).toFixed(1), n: explanation.samples })),
+  ];
+}
+
+function explained(explanation) {
+  if (explanation && explanation.alternatives) return figures(explanation);
+  return [meldList(explanation), explainLine(explanation)];
+}
+
 function showResult(answer) {
   page.dataset.state = answer.correct ? "solved" : "failed";
   page.dataset.code = answer.code;
@@ -140,8 +158,8 @@ function showResult(answer) {
       h("p", {}, h("strong", {}, answer.correct ? t("Solved!") : t("Not this time.")), " ", answer.message, " ",
         h("code", {}, answer.code)),
       answer.correct
-        ? [h("p", {}, t("The engine accepts your opening:")), meldList(answer.explanation), explainLine(answer.explanation)]
-        : [h("p", {}, t("One answer the engine accepts:")), meldList(answer.answer_explanation), explainLine(answer.answer_explanation)],
+        ? [h("p", {}, config.kind === "knock" ? t("The engine agrees:") : t("The engine accepts your opening:")), explained(answer.explanation)]
+        : [h("p", {}, config.kind === "knock" ? t("The engine's choice:") : t("One answer the engine accepts:")), explained(answer.answer_explanation)],
       rating,
       h("p", {}, h("a", { class: "button", href: config.nextUrl, id: "puzzle-next" }, t("Next puzzle")))),
   );
