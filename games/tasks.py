@@ -92,6 +92,15 @@ def resume_tables() -> int:
 @shared_task(
     **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
 )
+def round_analyse(analysis_id: int) -> str:
+    """Compute the analysis of a finished round asked for on its replay (``services.analysis_run``):
+    ``done``, ``already`` (a duplicate) or ``gone``."""
+    return services.analysis_run(analysis_id=analysis_id)
+
+
+@shared_task(
+    **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
+)
 def puzzles_step(batch_id: int, games: int) -> bool:
     """One step of a puzzle batch (``services.puzzles.puzzle_batch_step``: a few bot games, their
     puzzles stored), then the next step is queued; a stale step (another ran) does nothing."""
