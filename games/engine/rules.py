@@ -251,7 +251,16 @@ class Rules:
         return next(option for option in self.OPTIONS if option.name == name)
 
     def to_json(self) -> dict[str, Any]:
-        return {"variant": self.name, "options": dict(self._options)}
+        """The rules as stored with a state or record: every option, but a hidden one (off the
+        forms, ``Option.in_forms``) only when set, so documents that do not use it keep the form
+        they had before it existed (the round limit, docs/engine.md)."""
+        specs = {option.name: option for option in self.OPTIONS}
+        options = {
+            name: value
+            for name, value in self._options.items()
+            if specs[name].in_forms or value != specs[name].default
+        }
+        return {"variant": self.name, "options": options}
 
     # --- per-variant facts (override) --------------------------------------------------------
     @property
