@@ -1502,6 +1502,7 @@ def test_r51_table_options_defaults_and_camel_case() -> None:
         "penalty_limit": 500,
         "lowest_tie": "shared",
         "max_players": 5,
+        "rounds": None,  # every variant's round limit (docs/engine.md), unset
     }
     rules = variant("remik51", penaltyLimit=300, jokerPenalty=25, lowestTie="extraRound")
     assert rules.options["penalty_limit"] == 300
