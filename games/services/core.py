@@ -108,6 +108,7 @@ def record_move(
         move=engine.move_to_json(move),
         actor=actor,
         command_id=command_id,
+        events=[{"kind": e.kind, "to": e.to, "data": e.data} for e in transition.events],
     )
     now = timezone.now()
     for result in after.results[len(before.results) :]:
