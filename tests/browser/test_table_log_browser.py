@@ -56,7 +56,9 @@ def mid_round(transactional_db: None) -> Played:
     match = play_bots_until(
         match,
         players,
-        lambda state: MoveRecord.objects.filter(match=match).count() >= 8 and state.turn == 0 and state.phase == "draw",
+        lambda state: (
+            state.turn == 0 and state.phase == "draw" and MoveRecord.objects.filter(match=match).count() >= 8
+        ),
     )
     assert match.game_state().round_no == 1
     moves = [
@@ -91,12 +93,17 @@ def test_a_page_opened_mid_round_shows_every_move_since_the_deal(
         if kind == "draw" and seat == 0:
             assert line == "Ala drew from the stock.", line
         if kind == "draw" and seat == 1:
-            assert line.startswith("You drew ") and "stock" not in line, line
+            assert line.startswith("You drew "), line
+            assert "stock" not in line, line
 
     watcher = open_page(browser, server_url, mid_round.match_id, mid_round.watcher, **LAPTOP)
     seen = _log(watcher)
     assert [line.split(" ")[0] for line in seen] == _expected_starts(played, None)
-    assert all(line.endswith("drew from the stock.") for line, (_, kind) in zip(seen, played) if kind == "draw")
+    assert all(
+        line.endswith("drew from the stock.")
+        for line, (_, kind) in zip(seen, played, strict=True)
+        if kind == "draw"
+    )
 
     # A move played now joins the log; a reload with nothing kept in the tab shows it all again.
     ala = open_page(browser, server_url, mid_round.match_id, mid_round.ala, **LAPTOP)
@@ -154,4 +161,5 @@ def test_a_stand_in_move_for_an_away_seat_reads_bot_for_the_player(
     # Ala's own page tells it as the bot's move for her, not as "You …".
     ala.wait_for_function(f"Number(document.getElementById('table-app').dataset.version) >= {at + 2}")
     own = _log(ala)[len(mid_round.moves) :]
-    assert own and all(line.startswith("bot for ala: Ala ") for line in own), own
+    assert own, "no stand-in line on Ala's page"
+    assert all(line.startswith("bot for ala: Ala ") for line in own), own
