@@ -199,13 +199,14 @@ function fitBlockLabels() {
   const gap = parseFloat(style.columnGap) || 0;
   const inner = rack.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const cols = Math.max(1, Math.floor((inner + gap) / (first.getBoundingClientRect().width + gap)));
-  // The rack reserves the rows its cards need plus room for Rack.SPARE empty slots (at most one
-  // spare row) for arranging; the felt gets the rest, and slots past them scroll inside the rack.
+  // The rack reserves the rows its cards need with one slot to spare (a card drawn fits): a
+  // phone's 12 or 13 cards take two rows, not a third nearly empty one; the felt gets the rest,
+  // and slots past them (the empty slots for arranging) scroll inside the rack.
   // It counts cards, not the slots they reach, so arranging or sorting never resizes it; it keeps
   // the height of its most rows during a deal (at this width): it grows only when the hand grows
   // past a row. A new deal (syncRack) or another width starts again.
   const cards = rack.querySelectorAll("li.slot:not(.empty)").length;
-  const rows = Math.max(1, Math.ceil((cards + Rack.SPARE) / cols));
+  const rows = Math.max(1, Math.ceil((cards + 1) / cols));
   if (model.rackCols !== cols) {
     model.rackRows = 0;
     model.rackCols = cols;
