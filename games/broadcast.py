@@ -73,11 +73,13 @@ def frames(
     clock: Mapping[str, Any] | None = None,
     seats: Sequence[Mapping[str, Any]] | None = None,
     actor: str | None = None,
+    sealed: bool = False,
 ) -> list[tuple[str, dict[str, object]]]:
     """(group, frame) for every seat and for the spectators, each built for that audience only.
 
     ``clock`` is the match's clock (``selectors.match_clock``) and ``seats`` the seats' states
-    (``selectors.seats_field``), the same for every audience.
+    (``selectors.seats_field``), the same for every audience. ``sealed``: no frame carries the
+    deal's seed (a deal of the day, ``framing.frame_for``).
     """
     events = tuple(events)
     audiences: list[tuple[str, int | None]] = [
@@ -88,7 +90,14 @@ def frames(
         (
             group,
             framing.frame_for(
-                state, seat, version=version, events=events, clock=clock, seats=seats, actor=actor
+                state,
+                seat,
+                version=version,
+                events=events,
+                clock=clock,
+                seats=seats,
+                actor=actor,
+                sealed=sealed,
             ),
         )
         for group, seat in audiences
@@ -105,6 +114,7 @@ def publish(
     seats: Sequence[Mapping[str, Any]] | None = None,
     except_channel: str | None = None,
     actor: str | None = None,
+    sealed: bool = False,
 ) -> None:
     """Send each audience its frame. Run after commit, so a reader never sees an older row.
 
@@ -123,6 +133,7 @@ def publish(
             clock=clock,
             seats=seats,
             actor=actor,
+            sealed=sealed,
         )
     )
 

@@ -135,19 +135,27 @@ def match_frame_for(
     user_id = user.pk if user is not None and user.is_authenticated else None
     seat = next((row.index for row in rows if user_id is not None and row.user_id == user_id), None)
     state = match.game_state()
+    sealed = match.room.daily_day is not None
     frame = framing.frame_for(
-        state, seat, version=match.version, clock=match_clock(match), seats=seats_field(rows)
+        state,
+        seat,
+        version=match.version,
+        clock=match_clock(match),
+        seats=seats_field(rows),
+        sealed=sealed,
     )
     if with_log:
-        frame["log"] = round_log(match_id=match.pk, round_no=state.round_no, seat=seat)
+        frame["log"] = round_log(match_id=match.pk, round_no=state.round_no, seat=seat, sealed=sealed)
     return frame
 
 
-def round_log(*, match_id: int, round_no: int, seat: int | None) -> list[dict[str, Any]]:
+def round_log(
+    *, match_id: int, round_no: int, seat: int | None, sealed: bool = False
+) -> list[dict[str, Any]]:
     """The moves of round ``round_no`` so far, oldest first, as ``seat`` (None: a spectator)
     saw them in the live frames: ``{"version", "actor", "events"}`` each, the events filtered by
-    ``engine.events_for`` from the stored ones (``MoveRecord.events``), so a card drawn from
-    the stock is named to the seat that drew it only.
+    ``framing.events_seen`` (as the live frames', ``sealed`` alike) from the stored ones
+    (``MoveRecord.events``), so a card drawn from the stock is named to the seat that drew it only.
 
     A round with no move yet (a deal just made) gives the round before it, which the last move
     ended: what a page that saw that move shows until the next one.
@@ -160,8 +168,8 @@ def round_log(*, match_id: int, round_no: int, seat: int | None) -> list[dict[st
         {
             "version": seq,
             "actor": actor,
-            "events": engine.events_for(
-                (engine.Event(e["kind"], dict(e["data"]), e["to"]) for e in events), seat
+            "events": framing.events_seen(
+                (engine.Event(e["kind"], dict(e["data"]), e["to"]) for e in events), seat, sealed=sealed
             ),
         }
         for seq, actor, events in rows

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import history, practice, ranked, rooms, site, table
+from games.views import daily, history, practice, ranked, rooms, site, table
 
 urlpatterns = [
     path("", rooms.home, name="home"),
@@ -22,6 +22,10 @@ urlpatterns = [
     path("matches/<int:match_id>/rack/", table.rack_check, name="match_rack"),
     path("table/display/", table.card_display, name="card_display"),
     path("leaderboard/", ranked.leaderboard, name="leaderboard"),
+    path("daily/", daily.daily_index, name="daily"),
+    path("daily/<str:variant>/play/", daily.daily_play, name="daily_play"),
+    path("daily/month/<str:month>/", daily.daily_month, name="daily_month"),
+    path("daily/day/<str:day>/", daily.daily_day, name="daily_day"),
     path("healthz/", site.healthz, name="healthz"),
     path("protocol.schema.json", site.protocol_schema, name="protocol_schema"),
     # Practice offline (docs/practice.md): the page, and the scripts that must sit in its scope.

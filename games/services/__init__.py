@@ -10,7 +10,8 @@ Callers use the package as one module (``services.move_submit``); the parts are:
 * ``presence``: sockets, away and back, gone server processes, sockets per account;
 * ``clock``: turn timers and the sweeps;
 * ``chat``: a room's chat lines, mutes, reports and staff deletes;
-* ``rematch``: "play again" at a finished match.
+* ``rematch``: "play again" at a finished match;
+* ``daily``: a player's one try at a deal of the day, and revealing the days that are over.
 
 Each service is one transaction. A move locks its ``Match`` row
 (``select_for_update(no_key=True)``), checks the version the client saw, lets the engine decide,
@@ -44,6 +45,7 @@ from games.services.clock import (
     turn_overdue,
 )
 from games.services.core import bot_move_schedule, match_close, turn_timer_schedule
+from games.services.daily import daily_reveal, daily_start
 from games.services.moves import AlreadyApplied, bot_move_play, move_submit, turn_end_stuck
 from games.services.presence import (
     account_socket_close,
@@ -84,6 +86,8 @@ __all__ = [
     "chat_mute",
     "chat_post",
     "chat_report",
+    "daily_reveal",
+    "daily_start",
     "match_close",
     "match_schedule",
     "match_start",

@@ -24,8 +24,10 @@ from django.views.decorators.http import require_POST
 
 from games import engine, records, selectors
 from games.engine import verify_record
+from games.errors import DailySealedError
 from games.forms import HistoryFilterForm, VerifyForm
 from games.models import Match
+from games.views.common import error_text
 
 PAGE_SIZE = 20
 
@@ -81,6 +83,10 @@ def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
     rounds (no secret: their revealed seeds), once one is over."""
     match = _visible_match(request, match_id)
     over = match.status != Match.Status.PLAYING
+    if match.room.daily_sealed:
+        return HttpResponse(
+            error_text(DailySealedError()), status=403, content_type="text/plain; charset=utf-8"
+        )
     if not over and not selectors.match_has_finished_round(match_id=match.pk):
         return HttpResponse(
             gettext("The game record is available once a round is over."),
@@ -183,6 +189,7 @@ def verify(request: HttpRequest) -> HttpResponse:
     form = VerifyForm(request.POST or None, request.FILES or None)
     report = None
     match = None
+    sealed = ""
     site_check = None
     document_text = ""
     if request.method == "POST" and form.is_valid():
@@ -196,7 +203,9 @@ def verify(request: HttpRequest) -> HttpResponse:
         except ValueError:
             raise Http404("no such match") from None
         over = match.status != Match.Status.PLAYING
-        if over or selectors.match_has_finished_round(match_id=match.pk):
+        if match.room.daily_sealed:
+            sealed = error_text(DailySealedError())
+        elif over or selectors.match_has_finished_round(match_id=match.pk):
             report = verify_record(records.match_record(match, with_secret=over))
     if report is not None:
         players = report.get("players", [])
@@ -208,6 +217,7 @@ def verify(request: HttpRequest) -> HttpResponse:
         "site_check": site_check,
         "finished": selectors.match_list_finished_visible(user=request.user),
         "playing": match is not None and match.status == Match.Status.PLAYING,
+        "sealed": sealed,
         # A pasted or uploaded record goes along with each "replay this round" (verify_replay).
         "document_text": document_text,
     }

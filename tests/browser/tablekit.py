@@ -174,8 +174,9 @@ def rack_answer(
     return client.get(f"/matches/{match_id}/rack/", {"q": query})
 
 
-def drag(page: Any, source: Any, target: Any) -> None:
-    """Drag ``source`` onto ``target`` (locators) with the mouse, in small steps (Pointer Events)."""
+def _boxes_on_screen(page: Any, source: Any, target: Any) -> tuple[dict[str, float], dict[str, float]]:
+    """The boxes of ``source`` and ``target`` (locators), both on screen at once and away from the
+    edges where a drag scrolls the page (static/js/drag.js, 40 px)."""
     # The page rebuilds its regions on every frame and answer: wait until the rack's answer is in
     # (nothing moves after that), and read a box again if it came from an element just replaced.
     from playwright.sync_api import Error as PlaywrightError
@@ -187,17 +188,15 @@ def drag(page: Any, source: Any, target: Any) -> None:
     for attempt in range(20):
         try:
             if attempt == 0:
-                target.scroll_into_view_if_needed()
-                source.scroll_into_view_if_needed()
-            start = source.bounding_box()
-            end = target.bounding_box()
+                target.scroll_into_view_if_needed(timeout=2000)
+                source.scroll_into_view_if_needed(timeout=2000)
+            start = source.bounding_box(timeout=2000)
+            end = target.bounding_box(timeout=2000)
         except PlaywrightError:  # "not attached to the DOM": replaced by a render meanwhile
             start = end = None
         if not (start and end):
             page.wait_for_timeout(50)
             continue
-        # Both ends must be on screen at once, away from the edges where a drag scrolls the page
-        # (static/js/drag.js, 40 px): scroll so that they are.
         top = min(start["y"], end["y"])
         bottom = max(start["y"] + start["height"], end["y"] + end["height"])
         if top >= margin and bottom <= height - margin:
@@ -207,6 +206,12 @@ def drag(page: Any, source: Any, target: Any) -> None:
         start = end = None
     assert start, "the card to drag is not on screen"
     assert end, "the drop target is not on screen"
+    return start, end
+
+
+def drag(page: Any, source: Any, target: Any) -> None:
+    """Drag ``source`` onto ``target`` (locators) with the mouse, in small steps (Pointer Events)."""
+    start, end = _boxes_on_screen(page, source, target)
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
     page.mouse.move(start["x"] + start["width"] / 2 + 8, start["y"] + start["height"] / 2 + 8, steps=2)
@@ -217,12 +222,7 @@ def drag(page: Any, source: Any, target: Any) -> None:
 def touch_drag(page: Any, source: Any, target: Any) -> None:
     """Drag ``source`` onto ``target`` with a finger (touch events through the DevTools protocol;
     the page sees pointer events of type "touch"). The context needs ``has_touch=True``."""
-    rack_settled(page)
-    target.scroll_into_view_if_needed()
-    source.scroll_into_view_if_needed()
-    start, end = source.bounding_box(), target.bounding_box()
-    assert start, "the card to drag is not on screen"
-    assert end, "the drop target is not on screen"
+    start, end = _boxes_on_screen(page, source, target)
     x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
     x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
     cdp = page.context.new_cdp_session(page)

@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_chat_and_rematch"),
+        ("games", "0011_daily"),
     ]
 
     operations = [
