@@ -145,7 +145,7 @@ def test_a_refusal_shows_next_to_the_pressed_control_inside_the_window_issue_14_
     submit.tap()
     error = ala.locator("#move-error")
     error.wait_for(state="visible", timeout=10000)
-    box, at = error.bounding_box(), ala.locator("#controls .buttons").bounding_box()
+    box, at = error.bounding_box(), ala.locator("#controls").bounding_box()
     assert box
     assert at
     height = ala.viewport_size["height"]

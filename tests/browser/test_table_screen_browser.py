@@ -123,6 +123,10 @@ PHONE_CHECK = """
   if (turn && (turn.scrollHeight > turn.clientHeight + 1 || turn.scrollWidth > turn.clientWidth + 1)) {
     problems.push(`whose turn is cut: ${turn.textContent}`);
   }
+  const timer = document.getElementById("turn-timer");
+  if (timer && timer.scrollWidth > timer.clientWidth + 1) {
+    problems.push(`the clock is cut: ${timer.textContent}`);
+  }
   const bar = '[data-key="sort-runs"], [data-key="sort-sets"], [data-key="lay-all"]';
   const sorts = [...document.querySelectorAll(bar)];
   const tops = new Set(sorts.map((b) => Math.round(b.getBoundingClientRect().top)));
