@@ -166,6 +166,18 @@ class NotStaffError(GameError):
     default_message = "only staff may do this"
 
 
+class RoundInPlayError(GameError):
+    """An analysis of a round still being played (it would be computed from hidden cards)."""
+
+    code = "round_in_play"
+    default_message = "this round is still being played: it can be analysed once it is over"
+
+
+class RoundNotFoundError(GameError):
+    code = "round_not_found"
+    default_message = "there is no such round"
+
+
 class RematchUnavailableError(GameError):
     """ "Play again" only at the room's latest match once it is finished (not abandoned)."""
 

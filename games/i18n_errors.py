@@ -149,6 +149,8 @@ MESSAGES: dict[str, str] = {
     "mute_target": gettext_noop("There is no other player of that name to mute."),
     "not_staff": gettext_noop("Only staff may do this."),
     "rematch_unavailable": gettext_noop("There is no finished match here to play again."),
+    "round_in_play": gettext_noop("This round is still being played: it can be analysed once it is over."),
+    "round_not_found": gettext_noop("There is no such round."),
 }
 
 #: Messages of the services translated word for word (their code's text is more general).

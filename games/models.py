@@ -336,6 +336,43 @@ class ScoreLine(models.Model):
         return f"{self.round}: seat {self.seat} {self.points:+d} = {self.total}"
 
 
+class RoundAnalysis(models.Model):
+    """One seat's decisions in a finished round, judged by the engine (``games.engine.analysis``).
+
+    Asked for by the seat's player on the round's replay (``services.analysis_request``), computed
+    by the Celery task ``games.tasks.round_analyse``; ``report`` is the engine's
+    ``RoundReport.to_json()`` once ``status`` is done. ``done``/``total`` count the seat's moves
+    looked at so far, for the progress shown while it runs.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="analyses")
+    seat = models.PositiveSmallIntegerField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    report = models.JSONField(null=True, blank=True)
+    #: CPU seconds the analysis took (the budget, docs/learn.md).
+    cpu_seconds = models.FloatField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("round", "seat")
+        constraints = (models.UniqueConstraint(fields=("round", "seat"), name="analysis_unique_seat"),)
+
+    def __str__(self) -> str:
+        return f"analysis of seat {self.seat} in {self.round}"
+
+
 # --- ratings (ranked rooms) -------------------------------------------------------------------
 
 

@@ -17,6 +17,9 @@ urlpatterns = [
     path("matches/<int:match_id>/record.json", history.match_export, name="match_export"),
     path("matches/<int:match_id>/scores.csv", history.match_scores_csv, name="match_scores_csv"),
     path("matches/<int:match_id>/rounds/<int:number>/replay/", history.round_replay, name="round_replay"),
+    path(
+        "matches/<int:match_id>/rounds/<int:number>/analysis/", history.round_analysis, name="round_analysis"
+    ),
     path("verify/", history.verify, name="verify"),
     path("verify/replay/", history.verify_replay, name="verify_replay"),
     path("matches/<int:match_id>/rack/", table.rack_check, name="match_rack"),

@@ -11,7 +11,8 @@ Callers use the package as one module (``services.move_submit``); the parts are:
 * ``clock``: turn timers and the sweeps;
 * ``chat``: a room's chat lines, mutes, reports and staff deletes;
 * ``rematch``: "play again" at a finished match;
-* ``daily``: a player's one try at a deal of the day, and revealing the days that are over.
+* ``daily``: a player's one try at a deal of the day, and revealing the days that are over;
+* ``analysis``: the analysis of a finished round, asked for on its replay, run by a Celery task.
 
 Each service is one transaction. A move locks its ``Match`` row
 (``select_for_update(no_key=True)``), checks the version the client saw, lets the engine decide,
@@ -35,6 +36,7 @@ presence; everyone gets a frame with the seats' states. Each worker runs ``sweep
 ``TURN_SWEEP_SECONDS``: it fires deadlines and grace periods whose task was lost.
 """
 
+from games.services.analysis import analysis_request, analysis_run
 from games.services.chat import chat_clean, chat_delete, chat_mute, chat_post, chat_report
 from games.services.clock import (
     SWEEP_LATE_SECONDS,
@@ -79,6 +81,8 @@ __all__ = [
     "AlreadyApplied",
     "account_socket_close",
     "account_socket_open",
+    "analysis_request",
+    "analysis_run",
     "bot_move_play",
     "bot_move_schedule",
     "chat_clean",

@@ -154,6 +154,8 @@ def test_application_error_codes_are_pinned() -> None:
         "RoomNotFoundError": "room_not_found",
         "RoomNotOpenError": "room_not_open",
         "RoomNotReadyError": "room_not_ready",
+        "RoundInPlayError": "round_in_play",
+        "RoundNotFoundError": "round_not_found",
         "RoundPauseError": "round_pause",
         "SeatTakenError": "seat_taken",
         "StaleVersionError": "stale_version",

@@ -346,3 +346,15 @@ def test_the_table_of_a_try_is_the_live_table_with_the_days_board_in_place_of_pl
     assertContains(page, 'data-daily="true"')
     assertContains(page, f'href="/daily/day/{DAY_START.date().isoformat()}/"')
     assertContains(page, "Deal of the day: Remik 51, 2026-12-03")
+
+
+def test_the_workers_sweep_reveals_the_days_that_are_over(ala: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    match = play_try(services.daily_start(user=ala, variant="gin"), ala)
+    services.sweep_overdue()
+    assert Room.objects.get(pk=match.room_id).daily_sealed
+
+    set_clock(monkeypatch, NEXT_DAY)
+    services.sweep_overdue()
+
+    assert not Room.objects.get(pk=match.room_id).daily_sealed
+    assert Round.objects.get(match=match).revealed_seed == engine.deal_seed(match.secret_bytes, 1).hex()
