@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0011_daily"),
+        ("games", "0012_round_analysis"),
     ]
 
     operations = [
