@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0012_round_analysis"),
+        ("games", "0013_puzzles"),
     ]
 
     operations = [
