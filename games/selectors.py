@@ -73,8 +73,6 @@ class SeatRow(NamedTuple):
         return (self.index, self.is_bot, self.state, self.timeouts)
 
 
-
-
 def seat_rows(*, room_id: int) -> list[SeatRow]:
     """The room's seats in index order."""
     return [SeatRow(*values) for values in statements.seat_rows(room_id=room_id)]
