@@ -79,6 +79,10 @@ fmt: venv ## Apply ruff fixes and formatting
 bench: venv ## Benchmark the rules engine
 	$(BIN)/python -m games.engine.tools.bench
 
+.PHONY: bench-analysis
+bench-analysis: venv ## The analysis of a round: CPU and wall time per round per variant (BENCH_ANALYSIS_ARGS="--rounds 3")
+	$(BIN)/python -m games.engine.tools.bench_analysis $(BENCH_ANALYSIS_ARGS)
+
 .PHONY: bench-bots
 bench-bots: venv ## Bot level tournaments: win rates with 95% CIs, decision times (BENCH_BOTS_ARGS="--games 40 --variants gin")
 	$(BIN)/python -m games.engine.tools.tournament $(BENCH_BOTS_ARGS)

@@ -73,11 +73,13 @@ def frames(
     clock: Mapping[str, Any] | None = None,
     seats: Sequence[Mapping[str, Any]] | None = None,
     actor: str | None = None,
+    sealed: bool = False,
 ) -> list[tuple[str, dict[str, object]]]:
     """(group, frame) for every seat and for the spectators, each built for that audience only.
 
     ``clock`` is the match's clock (``selectors.match_clock``) and ``seats`` the seats' states
-    (``selectors.seats_field``), the same for every audience. A bot's seat gets no frame: no
+    (``selectors.seats_field``), the same for every audience. ``sealed``: no frame carries the
+    deal's seed (a deal of the day, ``framing.frame_for``). A bot's seat gets no frame: no
     socket is ever in its group (a socket joins its user's seat's group, and a bot seat has no
     user), and its view, with the opening hint of a hand that changes on each of its moves, was
     the costliest part of building a bot move's frames.
@@ -92,7 +94,14 @@ def frames(
         (
             group,
             framing.frame_for(
-                state, seat, version=version, events=events, clock=clock, seats=seats, actor=actor
+                state,
+                seat,
+                version=version,
+                events=events,
+                clock=clock,
+                seats=seats,
+                actor=actor,
+                sealed=sealed,
             ),
         )
         for group, seat in audiences
@@ -109,6 +118,7 @@ def publish(
     seats: Sequence[Mapping[str, Any]] | None = None,
     except_channel: str | None = None,
     actor: str | None = None,
+    sealed: bool = False,
 ) -> None:
     """Send each audience its frame. Run after commit, so a reader never sees an older row.
 
@@ -127,6 +137,7 @@ def publish(
             clock=clock,
             seats=seats,
             actor=actor,
+            sealed=sealed,
         )
     )
 

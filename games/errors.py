@@ -166,11 +166,45 @@ class NotStaffError(GameError):
     default_message = "only staff may do this"
 
 
+class RoundInPlayError(GameError):
+    """An analysis of a round still being played (it would be computed from hidden cards)."""
+
+    code = "round_in_play"
+    default_message = "this round is still being played: it can be analysed once it is over"
+
+
+class RoundNotFoundError(GameError):
+    code = "round_not_found"
+    default_message = "there is no such round"
+
+
 class RematchUnavailableError(GameError):
     """ "Play again" only at the room's latest match once it is finished (not abandoned)."""
 
     code = "rematch_unavailable"
     default_message = "there is no finished match to play again here"
+
+
+# --- deal of the day (games.daily) ------------------------------------------------------------------
+
+
+class DailyAlreadyPlayedError(GameError):
+    """One try per account at each deal of the day: this account has played (or is playing) it."""
+
+    code = "daily_already_played"
+    default_message = "you have already played this deal of the day: one try per day"
+
+
+class DailyNoSuchDealError(GameError):
+    code = "daily_no_such_deal"
+    default_message = "there is no deal of the day for this variant"
+
+
+class DailySealedError(GameError):
+    """A deal of the day's seed, record and replays wait for the end of its day (UTC)."""
+
+    code = "daily_sealed"
+    default_message = "the deal of the day is sealed until the day is over: its record comes then"
 
 
 __all__ = [
@@ -181,6 +215,9 @@ __all__ = [
     "ChatRateLimitedError",
     "ChatSilencedError",
     "ChatTooLongError",
+    "DailyAlreadyPlayedError",
+    "DailyNoSuchDealError",
+    "DailySealedError",
     "GameError",
     "MatchNotFoundError",
     "MatchOverError",

@@ -35,6 +35,7 @@ def frame_for(
     clock: Mapping[str, Any] | None = None,
     seats: Iterable[Mapping[str, Any]] | None = None,
     actor: str | None = None,
+    sealed: bool = False,
 ) -> dict[str, Any]:
     """The state frame of ``seat`` (None: the spectators) at ``version``.
 
@@ -42,14 +43,22 @@ def frame_for(
     led here, each as that seat may see it (``engine.events_for``); ``clock`` and ``seats`` are
     the table's facts (``protocol.clock``, ``protocol.seats``), the same for every audience.
     Once the match is over no bot plays for anybody: no seat is a ``standin`` any more (an away
-    seat stays ``away``).
+    seat stays ``away``). ``sealed``: the deal's seed stays out of the view even once the match
+    is over, and out of the events (a round's end announces it): a deal of the day's, whose
+    seed waits for the end of its day (games/daily.py).
     """
     if seats is not None and state.is_over:
         seats = [{**entry, "standin": False} for entry in seats]
+    view = engine.view_for(state, seat)
+    seen = engine.events_for(tuple(events), seat)
+    if sealed:
+        # The seed a view reveals once the match is over, and the one a round's end announces.
+        view.pop("revealed_seed", None)
+        seen = [{key: value for key, value in event.items() if key != "seed"} for event in seen]
     return protocol.state_frame(
-        engine.view_for(state, seat),
+        view,
         version,
-        engine.events_for(tuple(events), seat),
+        seen,
         clock=clock,
         seats=seats,
         actor=actor,

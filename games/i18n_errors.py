@@ -133,6 +133,12 @@ MESSAGES: dict[str, str] = {
     "bad_options+detail": gettext_noop("These table options are not allowed: %(detail)s"),
     "rate_limited": gettext_noop("Too many messages at once: wait a moment and try again."),
     "server_error": gettext_noop("Something went wrong on the server; the table has been reloaded."),
+    # --- deal of the day ---
+    "daily_already_played": gettext_noop("You have already played this deal of the day: one try per day."),
+    "daily_no_such_deal": gettext_noop("There is no deal of the day for this variant."),
+    "daily_sealed": gettext_noop(
+        "The deal of the day is sealed until the day is over (UTC): its record, replay and seed come then."
+    ),
     # --- chat and rematch ---
     "chat_empty": gettext_noop("Write something first."),
     "chat_too_long": gettext_noop("A chat message is too long."),
@@ -143,6 +149,8 @@ MESSAGES: dict[str, str] = {
     "mute_target": gettext_noop("There is no other player of that name to mute."),
     "not_staff": gettext_noop("Only staff may do this."),
     "rematch_unavailable": gettext_noop("There is no finished match here to play again."),
+    "round_in_play": gettext_noop("This round is still being played: it can be analysed once it is over."),
+    "round_not_found": gettext_noop("There is no such round."),
 }
 
 #: Messages of the services translated word for word (their code's text is more general).

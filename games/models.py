@@ -35,6 +35,10 @@ class Room(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_rooms")
     created = models.DateTimeField(auto_now_add=True)
+    #: Set for the solo room of one try at a deal of the day (``games.daily``): the day (UTC) whose
+    #: deal it plays. Such a room is private (``join_code``) and its seeds sealed until the day is
+    #: over and ``services.daily_reveal`` has revealed them (it clears ``join_code``).
+    daily_day = models.DateField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ("-created", "-id")
@@ -46,9 +50,20 @@ class Room(models.Model):
     DEMO_NAME = gettext_noop("%(title)s with bots")
 
     @property
+    def daily_sealed(self) -> bool:
+        """A deal of the day's room whose day has not been revealed yet: no seed, record or replay."""
+        return self.daily_day is not None and self.join_code is not None
+
+    @property
     def display_name(self) -> str:
         """The name as pages show it: a demo room's (``DEMO_NAME`` with its variant's title, as
-        ``seed_demo`` stores it) in the page's language; any other name as its owner wrote it."""
+        ``seed_demo`` stores it) in the page's language; a deal of the day's with its variant and
+        day; any other name as its owner wrote it."""
+        if self.daily_day is not None and self.variant in engine.variant_names():
+            return gettext("Deal of the day: %(title)s, %(day)s") % {
+                "title": gettext(engine.variant(self.variant).title),
+                "day": self.daily_day.isoformat(),
+            }
         title = engine.variant(self.variant).title if self.variant in engine.variant_names() else None
         if title is not None and self.name == self.DEMO_NAME % {"title": title}:
             return gettext(self.DEMO_NAME) % {"title": gettext(title)}
@@ -316,6 +331,43 @@ class ScoreLine(models.Model):
         return f"{self.round}: seat {self.seat} {self.points:+d} = {self.total}"
 
 
+class RoundAnalysis(models.Model):
+    """One seat's decisions in a finished round, judged by the engine (``games.engine.analysis``).
+
+    Asked for by the seat's player on the round's replay (``services.analysis_request``), computed
+    by the Celery task ``games.tasks.round_analyse``; ``report`` is the engine's
+    ``RoundReport.to_json()`` once ``status`` is done. ``done``/``total`` count the seat's moves
+    looked at so far, for the progress shown while it runs.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="analyses")
+    seat = models.PositiveSmallIntegerField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    report = models.JSONField(null=True, blank=True)
+    #: CPU seconds the analysis took (the budget, docs/learn.md).
+    cpu_seconds = models.FloatField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("round", "seat")
+        constraints = (models.UniqueConstraint(fields=("round", "seat"), name="analysis_unique_seat"),)
+
+    def __str__(self) -> str:
+        return f"analysis of seat {self.seat} in {self.round}"
+
+
 # --- ratings (ranked rooms) -------------------------------------------------------------------
 
 
@@ -451,3 +503,30 @@ class ChatSilence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} silenced until {self.until or 'lifted'}"
+
+
+# --- deal of the day (games.daily) ------------------------------------------------------------------
+
+
+class DailyTry(models.Model):
+    """One account's one try at the deal of one day (UTC) and variant: a solo match of its own room.
+
+    At most one per account, day and variant (``services.daily_start`` refuses a second). Its
+    result is the round's score line of seat 0, where every player of the deal sits.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_tries")
+    day = models.DateField()
+    variant = models.CharField(max_length=32)
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="daily_try")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("day", "variant", "pk")
+        constraints = (
+            models.UniqueConstraint(fields=("user", "day", "variant"), name="dailytry_unique_user"),
+        )
+        indexes = (models.Index(fields=("variant", "day"), name="dailytry_variant_day"),)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.day} ({self.variant})"

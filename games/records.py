@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from games import engine, selectors
 from games.card_labels import card_label
 from games.engine import RECORD_FORMAT, Discard, Knock, choose_first, move_text, round_steps, seed_book
+from games.errors import DailySealedError
 from games.models import Match, MoveRecord, Round, ScoreLine
 
 
@@ -26,7 +27,11 @@ def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:
     that is over). Without it: the finished rounds only, their revealed seeds as a seed book in
     place of the secret (``engine.seed_book``), so nothing is in it that the table has not
     shown everyone.
+
+    A deal of the day has no record before its day is over and revealed (DailySealedError).
     """
+    if match.room.daily_sealed:
+        raise DailySealedError()
     rules = match.room.rules()
     names = list(match.state.get("names", []))
     rounds = []

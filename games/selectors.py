@@ -114,7 +114,12 @@ def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | N
     user_id = user.pk if user is not None and user.is_authenticated else None
     seat = next((row.index for row in rows if user_id is not None and row.user_id == user_id), None)
     return framing.frame_for(
-        match.game_state(), seat, version=match.version, clock=match_clock(match), seats=seats_field(rows)
+        match.game_state(),
+        seat,
+        version=match.version,
+        clock=match_clock(match),
+        seats=seats_field(rows),
+        sealed=match.room.daily_day is not None,
     )
 
 

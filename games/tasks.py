@@ -87,3 +87,12 @@ def resume_tables() -> int:
     """
     services.timers_resume()
     return services.resume_pending()
+
+
+@shared_task(
+    **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
+)
+def round_analyse(analysis_id: int) -> str:
+    """Compute the analysis of a finished round asked for on its replay (``services.analysis_run``):
+    ``done``, ``already`` (a duplicate) or ``gone``."""
+    return services.analysis_run(analysis_id=analysis_id)

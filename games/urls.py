@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import history, practice, ranked, rooms, site, table
+from games.views import daily, history, practice, ranked, rooms, site, table
 
 urlpatterns = [
     path("", rooms.home, name="home"),
@@ -17,11 +17,18 @@ urlpatterns = [
     path("matches/<int:match_id>/record.json", history.match_export, name="match_export"),
     path("matches/<int:match_id>/scores.csv", history.match_scores_csv, name="match_scores_csv"),
     path("matches/<int:match_id>/rounds/<int:number>/replay/", history.round_replay, name="round_replay"),
+    path(
+        "matches/<int:match_id>/rounds/<int:number>/analysis/", history.round_analysis, name="round_analysis"
+    ),
     path("verify/", history.verify, name="verify"),
     path("verify/replay/", history.verify_replay, name="verify_replay"),
     path("matches/<int:match_id>/rack/", table.rack_check, name="match_rack"),
     path("table/display/", table.card_display, name="card_display"),
     path("leaderboard/", ranked.leaderboard, name="leaderboard"),
+    path("daily/", daily.daily_index, name="daily"),
+    path("daily/<str:variant>/play/", daily.daily_play, name="daily_play"),
+    path("daily/month/<str:month>/", daily.daily_month, name="daily_month"),
+    path("daily/day/<str:day>/", daily.daily_day, name="daily_day"),
     path("healthz/", site.healthz, name="healthz"),
     path("protocol.schema.json", site.protocol_schema, name="protocol_schema"),
     # Practice offline (docs/practice.md): the page, and the scripts that must sit in its scope.

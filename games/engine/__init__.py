@@ -13,7 +13,7 @@ True
 """
 
 from .cards import Card, format_cards, parse_card, parse_cards
-from .deal import commitment, deal_seed, seed_book
+from .deal import commitment, deal_seed, seed_book, sub_seed
 from .errors import CodedError, IllegalMoveError, InvalidMeldError, MalformedMoveError
 from .events import Event, events_for
 from .game import apply_move, choose_first, end_match, legal_moves, new_game, next_match_first
@@ -103,6 +103,7 @@ __all__ = [
     "seed_book",
     "state_from_json",
     "state_to_json",
+    "sub_seed",
     "upgrade_state_json",
     "variant",
     "variant_names",

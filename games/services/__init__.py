@@ -10,7 +10,9 @@ Callers use the package as one module (``services.move_submit``); the parts are:
 * ``presence``: sockets, away and back, gone server processes, sockets per account;
 * ``clock``: turn timers and the sweeps;
 * ``chat``: a room's chat lines, mutes, reports and staff deletes;
-* ``rematch``: "play again" at a finished match.
+* ``rematch``: "play again" at a finished match;
+* ``daily``: a player's one try at a deal of the day, and revealing the days that are over;
+* ``analysis``: the analysis of a finished round, asked for on its replay, run by a Celery task.
 
 Each service is one transaction. A move locks its ``Match`` row
 (``select_for_update(no_key=True)``), checks the version the client saw, lets the engine decide,
@@ -34,6 +36,7 @@ presence; everyone gets a frame with the seats' states. Each worker runs ``sweep
 ``TURN_SWEEP_SECONDS``: it fires deadlines and grace periods whose task was lost.
 """
 
+from games.services.analysis import analysis_request, analysis_run
 from games.services.chat import chat_clean, chat_delete, chat_mute, chat_post, chat_report
 from games.services.clock import (
     SWEEP_LATE_SECONDS,
@@ -44,6 +47,7 @@ from games.services.clock import (
     turn_overdue,
 )
 from games.services.core import bot_move_schedule, match_close, turn_timer_schedule
+from games.services.daily import daily_reveal, daily_start
 from games.services.moves import AlreadyApplied, bot_move_play, move_submit, turn_end_stuck
 from games.services.presence import (
     account_socket_close,
@@ -77,6 +81,8 @@ __all__ = [
     "AlreadyApplied",
     "account_socket_close",
     "account_socket_open",
+    "analysis_request",
+    "analysis_run",
     "bot_move_play",
     "bot_move_schedule",
     "chat_clean",
@@ -84,6 +90,8 @@ __all__ = [
     "chat_mute",
     "chat_post",
     "chat_report",
+    "daily_reveal",
+    "daily_start",
     "match_close",
     "match_schedule",
     "match_start",

@@ -33,6 +33,7 @@ from games.services.core import (
     turn_timer_schedule,
     with_row,
 )
+from games.services.daily import daily_reveal
 from games.services.moves import bot_play_one, standin_turn
 from games.services.presence import seat_grace_end, servers_gone
 
@@ -175,6 +176,10 @@ def sweep_overdue(*, late: float = SWEEP_LATE_SECONDS) -> dict[str, int]:
             continue
         if result in ("played", "timeout", "away"):
             fired["turns"] += 1
+    try:
+        daily_reveal()  # a deal of the day whose day is over: its tries end and open
+    except Exception:
+        logger.exception("sweep: revealing the deals of past days failed")
     grace = timedelta(seconds=settings.AWAY_GRACE_SECONDS)
     for seat_id, _since in selectors.seats_offline_since(before=now - grace):
         try:

@@ -92,6 +92,11 @@ def record_move(
     """
     if rows is None:
         rows = selectors.seat_rows(room_id=match.room_id)
+    if match.room.daily_day is not None and transition.state.results and not transition.state.is_over:
+        # A deal of the day is one round: the match ends with it (games.daily), before the next
+        # round is played (the engine has dealt it; nobody plays it and no Round row is written).
+        ended = engine.end_match(transition.state)
+        transition = engine.Transition(ended.state, (*transition.events, *ended.events))
     after = transition.state
     match.set_game_state(after)
     match.version += 1
@@ -143,9 +148,13 @@ def record_move(
 
 
 def round_close(*, match: Match, result: Any, now: Any) -> None:
-    """Reveal a finished round's seed and write one score line per seat."""
+    """Reveal a finished round's seed and write one score line per seat.
+
+    A deal of the day's seed stays sealed until its day is over (``services.daily_reveal``).
+    """
     seed = engine.deal_seed(match.secret_bytes, result.round_no)
-    Round.objects.filter(match=match, number=result.round_no).update(revealed_seed=seed.hex(), finished=now)
+    revealed = None if match.room.daily_day is not None else seed.hex()
+    Round.objects.filter(match=match, number=result.round_no).update(revealed_seed=revealed, finished=now)
     round_id = Round.objects.values_list("pk", flat=True).get(match=match, number=result.round_no)
     ScoreLine.objects.bulk_create(
         ScoreLine(
@@ -234,6 +243,7 @@ def publish_after_commit(
         resume_at=match.resume_at,
         except_channel=except_channel,
         actor=actor,
+        sealed=match.room.daily_day is not None,
     )
     on_commit(callback)
 
@@ -267,6 +277,7 @@ def after_commit(
     resume_at: datetime | None,
     except_channel: str | None = None,
     actor: str | None = None,
+    sealed: bool = False,
 ) -> None:
     try:
         broadcast.publish(
@@ -278,6 +289,7 @@ def after_commit(
             seats=seats,
             except_channel=except_channel,
             actor=actor,
+            sealed=sealed,
         )
     finally:
         if bot_to_move:

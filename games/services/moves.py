@@ -8,11 +8,17 @@ turn, an away seat, staff's "end a stuck turn") plays the rest of the turn with 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+import random
+from typing import Any
+
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from games import engine, selectors
+from games import daily, engine, selectors
 from games.engine.bots import candidate_moves, choose_move
 from games.errors import (
     GameError,
@@ -136,7 +142,8 @@ def bot_move_play(*, match_id: int, expected_version: int) -> int:
 def bot_play_one(*, match: Match, state: engine.GameState, row: SeatRow, rows: list[SeatRow]) -> None:
     """One move of a bot seat (at its level), or of the stand-in for an away person (normal)."""
     level = (row.bot_level or Seat.BotLevel.NORMAL) if row.is_bot else Seat.BotLevel.NORMAL
-    move, transition = _bot_choice(state, row.index, level=level)
+    luck = daily.bot_rng_key(match.secret_bytes, state.round_no) if match.room.daily_day is not None else None
+    move, transition = _bot_choice(state, row.index, level=level, luck=luck)
     actor = MoveRecord.Actor.BOT if row.is_bot else MoveRecord.Actor.STANDIN
     record_move(
         match=match, before=state, seat=row.index, move=move, transition=transition, actor=actor, rows=rows
@@ -192,19 +199,31 @@ def standin_turn(*, match: Match, state: engine.GameState, rows: list[SeatRow]) 
 
 
 def _bot_choice(
-    state: engine.GameState, seat: int, *, level: str = Seat.BotLevel.NORMAL
+    state: engine.GameState, seat: int, *, level: str = Seat.BotLevel.NORMAL, luck: bytes | None = None
 ) -> tuple[engine.Move, engine.Transition]:
+    """The bot's move and its transition. ``luck``: a key its random choices are seeded from,
+    with its view (a deal of the day's bots: ``daily.bot_rng_key``); else from the view alone."""
     # The bot decides from its own seat's view, like a player (RMI-NET-2).
     view = engine.view_for(state, seat)
-    move = choose_move(view, level=level)
+    move = choose_move(view, level=level, rng=_luck_rng(luck, view))
     try:
         return move, engine.apply_move(state, seat, move)
     except engine.IllegalMoveError:
         pass
     # Its candidates end with simple moves (a draw, every discard), so one of them is legal.
-    for move in candidate_moves(view, level=level):
+    for move in candidate_moves(view, level=level, rng=_luck_rng(luck, view)):
         try:
             return move, engine.apply_move(state, seat, move)
         except engine.IllegalMoveError:
             continue
     raise NotBotTurnError("the bot found no legal move")  # pragma: no cover
+
+
+def _luck_rng(luck: bytes | None, view: dict[str, Any]) -> random.Random | None:
+    """A generator seeded by ``luck`` and the view's public facts (None without ``luck``): the
+    same key and the same view give the same choices."""
+    if luck is None:
+        return None
+    public = {key: value for key, value in view.items() if key != "commitment"}
+    text = json.dumps(public, sort_keys=True, separators=(",", ":"), default=str)
+    return random.Random(hmac.new(luck, text.encode(), hashlib.sha256).digest())

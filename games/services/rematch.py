@@ -42,7 +42,11 @@ def rematch_vote(*, match_id: int, user: AbstractBaseUser, agree: bool = True) -
         if seat is None:
             raise NotSeatedError()
         if next_match is None:
-            if match.status != Match.Status.FINISHED or room.status != Room.Status.FINISHED:
+            if (
+                match.status != Match.Status.FINISHED
+                or room.status != Room.Status.FINISHED
+                or room.daily_day is not None  # a deal of the day is one try (games.daily)
+            ):
                 raise RematchUnavailableError()
             votes = {**match.rematch_votes, str(seat.index): bool(agree)}
             match.rematch_votes = votes

@@ -167,17 +167,24 @@ def seat_add_bot(
     return seat
 
 
-def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Match:
+def match_start(
+    *, room: Room | int, user: AbstractBaseUser | None = None, secret: bytes | None = None
+) -> Match:
     """Deal a new match in a room whose seats are all taken (by players or bots).
 
     The match secret comes from ``secrets``; round 1's commitment is stored (and shown in every
-    view) before anyone has seen a card.
+    view) before anyone has seen a card. ``secret``: the deal of the day's instead
+    (``services.daily_start``, the only caller that may start a match in a daily room, once).
     """
     with transaction.atomic():
         room = _room_locked(room)
         _require_owner(room, user)
         if room.status not in (Room.Status.OPEN, Room.Status.FINISHED):
             raise RoomNotOpenError()
+        if (room.daily_day is not None) != (secret is not None) or (
+            room.daily_day is not None and room.status != Room.Status.OPEN
+        ):
+            raise RoomNotOpenError("a deal of the day is played once, from its own secret")
         seats = list(room.seats.select_related("user").order_by("index"))
         if len(seats) != room.seat_count or any(seat.is_free for seat in seats):
             raise RoomNotReadyError()
@@ -186,7 +193,8 @@ def match_start(*, room: Room | int, user: AbstractBaseUser | None = None) -> Ma
         names = [
             seat.user.get_username() if seat.user is not None else f"Bot {seat.index + 1}" for seat in seats
         ]
-        secret = secrets.token_bytes(32)
+        if secret is None:
+            secret = secrets.token_bytes(32)
         rules = room.rules()
         previous = room.matches.order_by("-number").first()
         first = None

@@ -18,14 +18,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.utils.translation import gettext
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from games import engine, records, selectors
+from games import engine, records, selectors, services
+from games.analysis_text import decision_words
+from games.engine import analysis as engine_analysis
 from games.engine import verify_record
+from games.errors import DailySealedError, GameError, NotSeatedError, RoundInPlayError
 from games.forms import HistoryFilterForm, VerifyForm
-from games.models import Match
+from games.models import Match, RoundAnalysis
+from games.views.common import error_text
 
 PAGE_SIZE = 20
 
@@ -81,6 +86,10 @@ def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
     rounds (no secret: their revealed seeds), once one is over."""
     match = _visible_match(request, match_id)
     over = match.status != Match.Status.PLAYING
+    if match.room.daily_sealed:
+        return HttpResponse(
+            error_text(DailySealedError()), status=403, content_type="text/plain; charset=utf-8"
+        )
     if not over and not selectors.match_has_finished_round(match_id=match.pk):
         return HttpResponse(
             gettext("The game record is available once a round is over."),
@@ -158,6 +167,7 @@ def round_replay(request: HttpRequest, match_id: int, number: int) -> HttpRespon
     except ValueError:
         step = 0
     last_round = selectors.match_last_finished_round(match_id=match.pk)
+    analyses = analyses_shown(round_.pk, viewer=viewer, over=over)
     context = {
         "match": match,
         "room": match.room,
@@ -171,8 +181,108 @@ def round_replay(request: HttpRequest, match_id: int, number: int) -> HttpRespon
         "viewer": viewer,
         "previous_round": number - 1 if number > 1 else None,
         "next_round": number + 1 if last_round and number < last_round else None,
+        "analyses": analyses,
+        "marks_here": [
+            {**decision, "name": analysis["name"]}
+            for analysis in analyses
+            for decision in analysis["decisions"]
+            if decision["step"] == step
+        ],
+        "analysis_data": {
+            "url": reverse("round_analysis", args=(match.pk, number)),
+            "can_ask": viewer is not None and not any(a["seat"] == viewer for a in analyses),
+            "analyses": analyses,
+            "questionable": int(engine_analysis.QUESTIONABLE),
+            "mistake": int(engine_analysis.MISTAKE),
+        },
     }
     return render(request, "games/replay.html", context)
+
+
+# --- the analysis of a round (docs/learn.md) -------------------------------------------------------
+
+
+def analyses_shown(round_id: int, *, viewer: int | None, over: bool) -> list[dict[str, Any]]:
+    """The round's analyses this viewer may read, in their language: their own seat's always,
+    every seat's once the match is over (every hand is shown then, and an analysis tells no more
+    than the hands and the seed do)."""
+    rows = RoundAnalysis.objects.filter(round_id=round_id).select_related("round__match").order_by("seat")
+    shown = []
+    for analysis in rows:
+        if not over and analysis.seat != viewer:
+            continue
+        names = list(analysis.round.match.state.get("names", []))
+        report = analysis.report or {}
+        decisions = [decision_words(d) for d in report.get("decisions", [])]
+        marked = sum(1 for d in decisions if d["mark"])
+        if analysis.status == RoundAnalysis.Status.DONE:
+            status_text = ngettext(
+                "%(marked)s decision marked of %(count)s analysed",
+                "%(marked)s decisions marked of %(count)s analysed",
+                marked,
+            ) % {"marked": marked, "count": len(decisions)}
+        elif analysis.status == RoundAnalysis.Status.FAILED:
+            status_text = gettext("The analysis failed.")
+        else:
+            status_text = gettext("Analysing… %(done)s of %(total)s moves") % {
+                "done": analysis.done,
+                "total": analysis.total or "?",
+            }
+        shown.append(
+            {
+                "seat": analysis.seat,
+                "name": names[analysis.seat] if analysis.seat < len(names) else "",
+                "status": analysis.status,
+                "done": analysis.done,
+                "total": analysis.total,
+                "cpu_seconds": analysis.cpu_seconds,
+                "status_text": status_text,
+                "decisions": decisions,
+                "marked": marked,
+                "unanalysed": len(report.get("unanalysed", [])),
+                "samples": report.get("samples"),
+            }
+        )
+    return shown
+
+
+def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """``/matches/<id>/rounds/<n>/analysis/``: GET, the analyses this viewer may read (JSON, polled
+    by the replay while one runs); POST, "Analyse my round" (a player of the match, a finished
+    round): queues it and answers with the same JSON, or goes back to the replay without scripts.
+    Refusals carry the error's code: ``round_in_play`` (409), ``not_seated`` (403), 404 else."""
+    match = _visible_match(request, match_id)
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    if request.method == "POST":
+        try:
+            services.analysis_request(match_id=match.pk, number=number, user=request.user)
+        except GameError as error:
+            status = (
+                409
+                if isinstance(error, RoundInPlayError)
+                else 403
+                if isinstance(error, NotSeatedError)
+                else 404
+            )
+            body = {**error.to_dict(), "message": error_text(error)}
+            return JsonResponse(body, status=status)
+        if not wants_json:
+            return redirect(reverse("round_replay", args=(match.pk, number)))
+    elif request.method != "GET":
+        return HttpResponse(status=405)
+    round_ = selectors.match_round(match_id=match.pk, number=number)
+    if round_ is None or not round_.revealed_seed:
+        refusal = RoundInPlayError(round=number)
+        return JsonResponse({**refusal.to_dict(), "message": error_text(refusal)}, status=409)
+    viewer = selectors.seat_index_for(room_id=match.room_id, user=request.user)
+    over = match.status != Match.Status.PLAYING
+    analyses = analyses_shown(round_.pk, viewer=viewer, over=over)
+    return JsonResponse(
+        {
+            "analyses": analyses,
+            "can_ask": viewer is not None and not any(a["seat"] == viewer for a in analyses),
+        }
+    )
 
 
 # --- /verify/ -------------------------------------------------------------------------------------
@@ -183,6 +293,7 @@ def verify(request: HttpRequest) -> HttpResponse:
     form = VerifyForm(request.POST or None, request.FILES or None)
     report = None
     match = None
+    sealed = ""
     site_check = None
     document_text = ""
     if request.method == "POST" and form.is_valid():
@@ -196,7 +307,9 @@ def verify(request: HttpRequest) -> HttpResponse:
         except ValueError:
             raise Http404("no such match") from None
         over = match.status != Match.Status.PLAYING
-        if over or selectors.match_has_finished_round(match_id=match.pk):
+        if match.room.daily_sealed:
+            sealed = error_text(DailySealedError())
+        elif over or selectors.match_has_finished_round(match_id=match.pk):
             report = verify_record(records.match_record(match, with_secret=over))
     if report is not None:
         players = report.get("players", [])
@@ -208,6 +321,7 @@ def verify(request: HttpRequest) -> HttpResponse:
         "site_check": site_check,
         "finished": selectors.match_list_finished_visible(user=request.user),
         "playing": match is not None and match.status == Match.Status.PLAYING,
+        "sealed": sealed,
         # A pasted or uploaded record goes along with each "replay this round" (verify_replay).
         "document_text": document_text,
     }

@@ -46,6 +46,10 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", _INSECURE_DEV_KEY)
 if not DEBUG and SECRET_KEY == _INSECURE_DEV_KEY:
     raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off.")
 
+# The key every deal of the day's secret is derived from (games/daily.py): HMAC-SHA256 of the day
+# and variant. Keep it as secret as DJANGO_SECRET_KEY; by default it is derived from that key.
+DAILY_SECRET = os.environ.get("DAILY_SECRET", "") or f"remi-daily-key:{SECRET_KEY}"
+
 # AllowedHostsOriginValidator also checks the Origin of WebSocket handshakes against this list.
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
 

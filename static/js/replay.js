@@ -61,6 +61,7 @@ function render() {
     ),
   );
   patch(el("replay-lines"), frame.over ? linesTable(frame.lines) : null);
+  renderAnalysis();
   for (const [id, target] of [["replay-first", 0], ["replay-prev", Math.max(step - 1, 0)], ["replay-next", Math.min(step + 1, last)], ["replay-last", last]]) {
     const link = el(id);
     link.href = `?step=${target}`;
@@ -121,6 +122,76 @@ document.addEventListener("keydown", (event) => {
     go(keys[event.key]);
   }
 });
+
+// --- the analysis of a round (docs/learn.md): every text comes from the server, in the page's
+// language; this only places it at the move it concerns, polls while it runs, and asks for it.
+
+const analysisNode = document.getElementById("replay-analysis-data");
+const analysis = analysisNode ? JSON.parse(analysisNode.textContent) : null;
+let polling = null;
+
+function renderAnalysis() {
+  if (!analysis) return;
+  const marks = [];
+  for (const one of analysis.analyses) {
+    for (const decision of one.decisions) {
+      if (decision.step === step) {
+        marks.push(h("p", { class: `analysis-mark${decision.mark ? ` ${decision.mark}` : ""}`, "data-step": String(decision.step) }, h("strong", {}, one.name), " · ", decision.text));
+      }
+    }
+  }
+  patch(el("analysis-marks"), marks);
+  patch(
+    el("analysis-status"),
+    analysis.analyses.map((one) =>
+      h(
+        "p",
+        { class: "aside analysis-status", "data-seat": String(one.seat), "data-status": one.status },
+        h("strong", {}, one.name), " · ", one.status_text, " ",
+        one.decisions.filter((d) => d.mark).map((d) => [
+          h("a", { class: `analysis-jump ${d.mark}`, href: `?step=${d.step}`, "data-step": String(d.step), onclick: (event) => { event.preventDefault(); go(d.step); } }, d.jump),
+          " ",
+        ]),
+      ),
+    ),
+  );
+  const form = el("analysis-form");
+  if (form) form.hidden = !analysis.can_ask;
+  const running = analysis.analyses.some((one) => one.status === "pending" || one.status === "running");
+  if (running && polling === null) polling = window.setTimeout(refreshAnalysis, 2000);
+}
+
+async function refreshAnalysis(init) {
+  polling = null;
+  try {
+    const response = await fetch(analysis.url, { ...init, headers: { Accept: "application/json", ...(init && init.headers) }, credentials: "same-origin" });
+    const data = await response.json();
+    if (!response.ok) {
+      patch(el("analysis-marks"), h("p", { class: "analysis-mark mistake", role: "alert", "data-code": data.code }, data.message));
+      return;
+    }
+    analysis.analyses = data.analyses;
+    analysis.can_ask = data.can_ask;
+  } catch {
+    // The network failed: try again later, the page keeps what it shows.
+  }
+  renderAnalysis();
+  if (polling === null && analysis.analyses.some((one) => one.status === "pending" || one.status === "running")) {
+    polling = window.setTimeout(refreshAnalysis, 2000);
+  }
+}
+
+if (analysis) {
+  const form = el("analysis-form");
+  if (form) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const token = form.querySelector("input[name=csrfmiddlewaretoken]").value;
+      el("analysis-ask").disabled = true;
+      refreshAnalysis({ method: "POST", headers: { "X-CSRFToken": token } });
+    });
+  }
+}
 
 root.classList.add("live");
 render();

@@ -43,15 +43,25 @@ def _historical(name: str, at: list[tuple[str, str]]) -> Any:
     return MigrationExecutor(connection).loader.project_state(at).apps.get_model("games", name)
 
 
-def _stored_match(make_room: Any, name: str) -> tuple[int, dict[str, Any]]:
+def _stored_match(owner: Any, name: str) -> tuple[int, dict[str, Any]]:
     """A room of bots with a match whose state is the fixture's, as the older code stored it."""
     data = json.loads((FIXTURES / f"{name}.json").read_text())
     record = data["record"]
-    room = make_room(record["variant"], record["options"], seats=len(record["players"]))
+    # The room and its seats as the older code stored them too (later migrations add columns).
+    rules = engine.variant(record["variant"], **record["options"])
+    room = _historical("Room", BEFORE).objects.create(
+        owner_id=owner.pk,
+        name="Table",
+        variant=rules.name,
+        options=dict(rules.options),
+        seat_count=len(record["players"]),
+        turn_seconds=60,
+        status="playing",
+    )
     for index in range(len(record["players"])):
-        services.seat_add_bot(room=room, index=index, level="normal")
-    room.status = room.Status.PLAYING
-    room.save(update_fields=["status"])
+        _historical("Seat", BEFORE).objects.create(
+            room_id=room.pk, index=index, is_bot=True, bot_level="normal"
+        )
     match = _historical("Match", BEFORE).objects.create(
         room_id=room.pk,
         number=1,
@@ -75,12 +85,12 @@ def _stored_match(make_room: Any, name: str) -> tuple[int, dict[str, Any]]:
 
 @pytest.mark.parametrize("name", ["remi", "gin", "knock108"])
 def test_migration_0009_upgrades_a_stored_state_and_its_match_finishes(
-    make_room: Any, settings: Settings, name: str
+    owner: Any, settings: Settings, name: str
 ) -> None:
     settings.ROUND_PAUSE_SECONDS = 0
     _migrate(BEFORE)
     try:
-        match_id, data = _stored_match(make_room, name)
+        match_id, data = _stored_match(owner, name)
         assert (
             Match.objects.filter(pk=match_id).values_list("state", flat=True).get()["format"]
             == "remi-state/1"
@@ -102,10 +112,10 @@ def test_migration_0009_upgrades_a_stored_state_and_its_match_finishes(
         _migrate(_latest())
 
 
-def test_migration_0009_goes_back_to_the_older_format(make_room: Any) -> None:
+def test_migration_0009_goes_back_to_the_older_format(owner: Any) -> None:
     _migrate(BEFORE)
     try:
-        stored = {name: _stored_match(make_room, name) for name in ("remik40", "oklahoma")}
+        stored = {name: _stored_match(owner, name) for name in ("remik40", "oklahoma")}
         _migrate(AFTER)
         _migrate(BEFORE)
         for match_id, data in stored.values():

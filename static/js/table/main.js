@@ -1012,7 +1012,8 @@ window.addEventListener("pagehide", () => {
 if (connection && !host) {
   const chatPanel = document.getElementById("chat-panel");
   if (chatPanel) mountChat(chatPanel, connection);
-  mountRematch(model.rematchSlot, connection, model.frame);
+  // A deal of the day is one try: its slot links to the day's board instead (match.html).
+  if (model.rematchSlot.dataset.daily !== "true") mountRematch(model.rematchSlot, connection, model.frame);
 }
 
 render();

@@ -1,0 +1,109 @@
+"""The analysis of a round (docs/learn.md, "Analysis of a round"): asked for on a finished round's
+replay by one of the match's players, computed by a Celery task with the engine's evaluator
+(``games.engine.analysis``), stored with the round (``RoundAnalysis``).
+
+* Only a finished round: a round still being played is refused with ``round_in_play`` (its
+  analysis would be computed from hidden cards the table has not shown).
+* Only a player of the match (a seat of its room), for their own seat: ``not_seated`` otherwise.
+* Asking again is harmless: one analysis per round and seat; a failed one is queued again.
+* Seeded by the round's revealed seed and the seat, so the same round gives the same analysis.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine, records, selectors
+from games.engine.analysis import analyse_round
+from games.errors import NotSeatedError, RoundInPlayError, RoundNotFoundError
+from games.models import Match, MoveRecord, RoundAnalysis
+from games.services.core import on_commit
+
+
+def analysis_request(
+    *, match_id: int, number: int, user: AbstractBaseUser | AnonymousUser | None
+) -> RoundAnalysis:
+    """Queue the analysis of ``user``'s decisions in round ``number`` (or return the one there is)."""
+    match = selectors.match_visible(match_id=match_id, user=user)
+    if match is None:
+        raise RoundNotFoundError()
+    round_ = selectors.match_round(match_id=match.pk, number=number)
+    if round_ is None:
+        raise RoundNotFoundError()
+    if not round_.revealed_seed:
+        raise RoundInPlayError(round=number)
+    seat = selectors.seat_index_for(room_id=match.room_id, user=user)
+    if seat is None:
+        raise NotSeatedError("only the match's players may ask for an analysis of their round")
+    with transaction.atomic():
+        analysis, created = RoundAnalysis.objects.select_for_update().get_or_create(
+            round=round_,
+            seat=seat,
+            defaults={"requested_by": user if user and user.is_authenticated else None},
+        )
+        if not created and analysis.status != RoundAnalysis.Status.FAILED:
+            return analysis
+        if not created:
+            analysis.status = RoundAnalysis.Status.PENDING
+            analysis.done = 0
+            analysis.save(update_fields=["status", "done"])
+        on_commit(partial(_queue, analysis.pk))
+    return analysis
+
+
+def _queue(analysis_id: int) -> None:
+    from games import tasks
+
+    tasks.round_analyse.delay(analysis_id)
+
+
+def analysis_run(*, analysis_id: int) -> str:
+    """Compute a queued analysis. Returns ``done``, ``already`` (done before: a duplicate task)
+    or ``gone``. The progress is written after each of the seat's moves."""
+    analysis = RoundAnalysis.objects.select_related("round__match__room").filter(pk=analysis_id).first()
+    if analysis is None:
+        return "gone"
+    if analysis.status == RoundAnalysis.Status.DONE:
+        return "already"
+    round_ = analysis.round
+    match: Match = round_.match
+    number = round_.number
+    record = records.match_record(match)
+    steps = engine.round_steps(record, number)
+    moves = MoveRecord.objects.filter(match=match, round_number=number).order_by("seq")
+    # Step i is the round's i-th move; a stand-in's move for the seat is not the player's decision.
+    skip = {
+        index
+        for index, actor in enumerate(moves.values_list("actor", flat=True), start=1)
+        if actor != MoveRecord.Actor.PLAYER
+    }
+    RoundAnalysis.objects.filter(pk=analysis.pk).update(status=RoundAnalysis.Status.RUNNING)
+
+    def progress(done: int, total: int) -> None:
+        RoundAnalysis.objects.filter(pk=analysis.pk).update(done=done, total=total)
+
+    started = time.process_time()
+    try:
+        report = analyse_round(
+            [(step.state, step.seat, step.move) for step in steps],
+            analysis.seat,
+            seed=f"{round_.revealed_seed}/{analysis.seat}",
+            skip=skip,
+            progress=progress,
+        )
+    except Exception:
+        RoundAnalysis.objects.filter(pk=analysis.pk).update(status=RoundAnalysis.Status.FAILED)
+        raise
+    RoundAnalysis.objects.filter(pk=analysis.pk).update(
+        status=RoundAnalysis.Status.DONE,
+        report=report.to_json(),
+        cpu_seconds=round(time.process_time() - started, 2),
+        finished=timezone.now(),
+    )
+    return "done"

@@ -1,0 +1,98 @@
+"""Deal of the day: a player's one try (``daily_start``) and the day's end (``daily_reveal``).
+
+A try is a room of its own (``Room.daily_day``; private by join code while the day lasts): the
+player at seat 0, ``daily.BOT_LEVEL`` bots in the others, one match dealt from the day's secret
+(``daily.day_secret``) through ``rooms.match_start``, so the table, socket, timers and bots are
+the live ones. ``services.core`` ends the match after its round, keeps the round's seed out of
+the database and of every frame. ``daily_reveal`` runs once a day is over (the sweep, and the
+daily pages): it ends the tries still being played, writes their rounds' seeds and makes their
+rooms public, so records, replays and ``/verify/`` open for everyone.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, transaction
+
+from games import daily, engine
+from games.errors import DailyAlreadyPlayedError, DailyNoSuchDealError
+from games.models import DailyTry, Match, Room, Round, Seat
+from games.services.core import match_close
+from games.services.rooms import _new_join_code, match_start
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+
+def daily_start(*, user: User, variant: str, at: datetime | None = None) -> Match:
+    """Start ``user``'s one try at today's deal of ``variant``; the match being played.
+
+    Raises DailyNoSuchDealError for a variant without one, DailyAlreadyPlayedError when the
+    account has a try at today's deal already (finished or not).
+    """
+    setup = daily.DAILY_VARIANTS.get(variant)
+    if setup is None:
+        raise DailyNoSuchDealError(variant=variant)
+    day = daily.today(at)
+    rules = daily.rules_for(variant)
+    try:
+        with transaction.atomic():
+            if DailyTry.objects.filter(user=user, day=day, variant=variant).exists():
+                raise DailyAlreadyPlayedError(day=day.isoformat(), variant=variant)
+            room = Room.objects.create(
+                owner=user,
+                name="Deal of the day",
+                variant=rules.name,
+                options=dict(rules.options),
+                seat_count=setup.seats,
+                turn_seconds=daily.TURN_SECONDS,
+                join_code=_new_join_code(),
+                daily_day=day,
+            )
+            Seat.objects.bulk_create(
+                [
+                    Seat(room=room, index=0, user=user),
+                    *(
+                        Seat(room=room, index=index, is_bot=True, bot_level=daily.BOT_LEVEL)
+                        for index in range(1, setup.seats)
+                    ),
+                ]
+            )
+            match = match_start(room=room, secret=daily.day_secret(day, variant))
+            DailyTry.objects.create(user=user, day=day, variant=variant, match=match)
+    except IntegrityError as error:  # a second try sent at the same moment
+        raise DailyAlreadyPlayedError(day=day.isoformat(), variant=variant) from error
+    return match
+
+
+def daily_reveal(*, at: datetime | None = None) -> int:
+    """Open the tries of every day that is over: end those still being played (unscored), write
+    their finished rounds' seeds, make their rooms public. Returns how many rooms it opened.
+
+    Idempotent and cheap when there is nothing to do (one indexed query).
+    """
+    today = daily.today(at)
+    rooms = list(
+        Room.objects.filter(daily_day__lt=today, join_code__isnull=False).values_list("pk", flat=True)
+    )
+    if not rooms:
+        return 0
+    for match_id in Match.objects.filter(room_id__in=rooms, status=Match.Status.PLAYING).values_list(
+        "pk", flat=True
+    ):
+        match_close(match_id=match_id)
+    with transaction.atomic():
+        finished = Round.objects.filter(
+            match__room_id__in=rooms, finished__isnull=False, revealed_seed__isnull=True
+        ).select_related("match")
+        for round_ in finished:
+            seed = engine.deal_seed(round_.match.secret_bytes, round_.number)
+            Round.objects.filter(pk=round_.pk).update(revealed_seed=seed.hex())
+        opened = Room.objects.filter(pk__in=rooms).update(join_code=None)
+    logger.info("deal of the day: %s tries of past days revealed", opened)
+    return opened
