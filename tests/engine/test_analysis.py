@@ -131,3 +131,20 @@ def test_an_alternative_that_ends_the_round_is_scored_on_that_round() -> None:
     line = {x.seat: x.points for x in ended.results[-1].lines}
     result = evaluate(state, 0, [out], samples=3, seed=1)
     assert result.best.margins == (line[0] - line[1],) * 3
+
+
+def test_a_knockers_shown_cards_stay_in_its_hand_in_every_sample() -> None:
+    from games.engine.bots import choose_move
+    from games.engine.cycles import GinState
+
+    state = new_game(variant("gin"), players=2, seed=5)
+    while not (isinstance(state.cycle, GinState) and state.cycle.step == "reply"):
+        state = apply_move(state, state.turn, choose_move(view_for(state, state.turn))).state
+    assert isinstance(state.cycle, GinState)
+    knock = state.cycle.knock
+    assert knock is not None
+    defender = state.turn
+    for number in range(4):
+        world = determinize(state, defender, random.Random(number))
+        # The knocker's melds are on the table and its loose cards shown: nothing of it is unseen.
+        assert world.hands[knock.seat] == state.hands[knock.seat]
