@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from games import engine, framing, protocol, ratings, statements
