@@ -34,6 +34,7 @@ npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /pr
 run: venv npm ## Serve on HOST:PORT with daphne (SQLite by default; a celery worker too if REDIS_URL is set)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py puzzles_seed
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@if [ -n "$$REDIS_URL" ]; then \
 	  $(BIN)/celery -A remi_site worker -l info & W=$$!; trap 'kill $$W 2>/dev/null' EXIT INT TERM; \
@@ -70,7 +71,7 @@ eslint: npm ## ESLint (eslint.config.js) on the browser's JavaScript and its uni
 BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py
 
 typecheck: venv ## mypy: strict on the engine and the pure modules the browser runs with it; the site's apps with django-stubs
-	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice_assets.py
+	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice_assets.py games/puzzles.py
 	$(BIN)/mypy games accounts remi_site
 
 fmt: venv ## Apply ruff fixes and formatting

@@ -44,8 +44,9 @@ export default [
     languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.serviceworker } },
   },
   {
-    // The unit tests of the pure modules (tests/js/, `node --test`) and this file.
-    files: ["tests/js/**/*.js", "tests/js/**/*.mjs", "eslint.config.js"],
+    // The unit tests of the pure modules (tests/js/, `node --test`), the practice build's Node
+    // script (games/practice_bytecode.mjs) and this file.
+    files: ["tests/js/**/*.js", "tests/js/**/*.mjs", "games/**/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
   },
 ];

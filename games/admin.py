@@ -20,6 +20,10 @@ from games.models import (
     ChatSilence,
     Match,
     MoveRecord,
+    Puzzle,
+    PuzzleBatch,
+    PuzzleRating,
+    PuzzleReport,
     Rating,
     RatingChange,
     Room,
@@ -29,6 +33,7 @@ from games.models import (
     SeatSocket,
     ServerProcess,
 )
+from games.services import puzzles as puzzle_services
 
 
 class ReadOnlyMixin:
@@ -372,3 +377,78 @@ class ChatSilenceAdmin(admin.ModelAdmin):
 class ChatMuteAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("user", "muted", "created")
     search_fields = ("user__username", "muted__username")
+
+
+# --- puzzles (docs/learn.md, "Puzzles") -------------------------------------------------------------
+
+
+class PuzzleReportInline(ReadOnlyMixin, admin.TabularInline):
+    model = PuzzleReport
+    fields = ("reporter", "reason", "created", "resolved")
+    extra = 0
+
+
+@admin.register(Puzzle)
+class PuzzleAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "variant", "mu", "sigma", "attempts", "solved", "withdrawn", "created")
+    list_filter = ("kind", "variant", "withdrawn")
+    readonly_fields = (
+        "kind",
+        "variant",
+        "options",
+        "seat",
+        "answer",
+        "explanation",
+        "source",
+        "key",
+        "mu",
+        "sigma",
+        "attempts",
+        "solved",
+        "created",
+    )
+    # The full state holds every hand and the stock: staff may look, nobody edits it here.
+    exclude = ("state",)
+    inlines = (PuzzleReportInline,)
+    actions = ("withdraw",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Withdraw the selected puzzles (never offered again)", permissions=["change"])
+    def withdraw(self, request: HttpRequest, queryset: QuerySet[Puzzle]) -> None:
+        for puzzle_id in queryset.values_list("pk", flat=True):
+            puzzle_services.puzzle_withdraw(puzzle_id=puzzle_id)
+        self.message_user(request, f"{queryset.count()} puzzle(s) withdrawn.", messages.SUCCESS)
+
+
+@admin.register(PuzzleReport)
+class PuzzleReportAdmin(admin.ModelAdmin):
+    list_display = ("id", "puzzle", "reporter", "reason", "created", "resolved")
+    list_filter = ("resolved",)
+    readonly_fields = ("puzzle", "reporter", "reason", "created")
+    actions = ("withdraw_puzzles", "resolve")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Withdraw the reported puzzles", permissions=["change"])
+    def withdraw_puzzles(self, request: HttpRequest, queryset: QuerySet[PuzzleReport]) -> None:
+        for puzzle_id in set(queryset.values_list("puzzle_id", flat=True)):
+            puzzle_services.puzzle_withdraw(puzzle_id=puzzle_id)
+        self.message_user(request, "The reported puzzles are withdrawn.", messages.SUCCESS)
+
+    @admin.action(description="Mark resolved (the puzzle stays)", permissions=["change"])
+    def resolve(self, request: HttpRequest, queryset: QuerySet[PuzzleReport]) -> None:
+        queryset.update(resolved=True)
+
+
+@admin.register(PuzzleRating)
+class PuzzleRatingAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("user", "kind", "mu", "sigma", "solved", "failed", "updated")
+    list_filter = ("kind",)
+
+
+@admin.register(PuzzleBatch)
+class PuzzleBatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "seed", "target", "made", "games", "started", "finished")

@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 
@@ -503,6 +504,132 @@ class ChatSilence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} silenced until {self.until or 'lifted'}"
+
+
+# --- puzzles (docs/learn.md, "Puzzles") -------------------------------------------------------------
+
+
+class PuzzleKind(models.TextChoices):
+    OPENING = "opening", _("Find the opening")
+    JOKER = "joker", _("Open and buy back a joker")
+    KNOCK = "knock", _("Knock or draw on")
+
+
+class Puzzle(models.Model):
+    """A position from a bot game (or a match of the site) with an answer the engine checks
+    (``games.puzzles.check``). ``state`` is the engine's full state (``state_to_json``): it never
+    leaves the server; the page gets ``view_for(state, seat)`` only. ``mu``/``sigma``: the
+    puzzle's openskill rating in its kind (a player against the puzzle, a two-player match)."""
+
+    kind = models.CharField(max_length=20, choices=PuzzleKind.choices, db_index=True)
+    variant = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    state = models.JSONField()
+    seat = models.PositiveSmallIntegerField()
+    #: One right answer (the wire's move JSON); the engine accepts others too.
+    answer = models.JSONField()
+    #: The engine's facts about ``answer`` (``games.puzzles.explain``): melds, points, minimum.
+    explanation = models.JSONField(default=dict)
+    #: Where it comes from: ``{"seed", "game", "moves", "players"}`` for a bot game.
+    source = models.JSONField(default=dict)
+    #: ``games.puzzles.position_key``: a position is stored once.
+    key = models.CharField(max_length=40, unique=True)
+    mu = models.FloatField(default=25.0)
+    sigma = models.FloatField(default=25.0 / 3)
+    attempts = models.PositiveIntegerField(default=0)
+    solved = models.PositiveIntegerField(default=0)
+    #: Withdrawn by staff (after a report): never offered again.
+    withdrawn = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        indexes = (models.Index(fields=("kind", "mu"), name="puzzle_kind_mu"),)
+
+    def __str__(self) -> str:
+        return f"puzzle {self.pk} ({self.kind}, {self.variant})"
+
+
+class PuzzleRating(models.Model):
+    """A player's openskill rating in one kind of puzzle (mu 25, sigma 25/3 to start)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_ratings"
+    )
+    kind = models.CharField(max_length=20, choices=PuzzleKind.choices)
+    mu = models.FloatField(default=25.0)
+    sigma = models.FloatField(default=25.0 / 3)
+    solved = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("user", "kind")
+        constraints = (models.UniqueConstraint(fields=("user", "kind"), name="puzzlerating_unique_kind"),)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.kind} puzzles: {self.mu:.2f} ± {self.sigma:.2f}"
+
+
+class PuzzleAttempt(models.Model):
+    """A logged-in player's first answer to a puzzle (the one that is rated)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts"
+    )
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts_made")
+    solved = models.BooleanField()
+    #: ``games.puzzles.check``'s code: ``solved``, ``not_an_opening``, an engine refusal code, ...
+    code = models.CharField(max_length=40)
+    answer = models.JSONField()
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created", "-id")
+        constraints = (models.UniqueConstraint(fields=("user", "puzzle"), name="puzzleattempt_unique"),)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on puzzle {self.puzzle_id}: {'solved' if self.solved else 'failed'}"
+
+
+class PuzzleReport(models.Model):
+    """A player says a puzzle is wrong; staff see it in the admin and may withdraw the puzzle."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_reports"
+    )
+    reason = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True)
+    resolved = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("resolved", "-created")
+        constraints = (models.UniqueConstraint(fields=("puzzle", "reporter"), name="puzzlereport_unique"),)
+
+    def __str__(self) -> str:
+        return f"report on puzzle {self.puzzle_id} by {self.reporter_id}"
+
+
+class PuzzleBatch(models.Model):
+    """A run of the generator (``manage.py puzzles_generate``, the Celery task, the start-up seed):
+    its seed, how many it aims at and has stored so far (the progress /puzzles/ shows)."""
+
+    seed = models.CharField(max_length=80)
+    target = models.PositiveIntegerField()
+    made = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ("-started", "-id")
+
+    def __str__(self) -> str:
+        return f"puzzle batch {self.seed}: {self.made}/{self.target}"
 
 
 # --- deal of the day (games.daily) ------------------------------------------------------------------

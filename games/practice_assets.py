@@ -13,27 +13,32 @@ static file), as
 
 The archive is deterministic (sorted entries, fixed dates and modes): the same sources give the
 same bytes and the same name. The worker imports it as it is (zipimport). Beside each module
-goes its bytecode when the site runs on the CPython Pyodide runs (:data:`PYODIDE_PYTHON`), as an
-unchecked hash-based ``.pyc`` (PEP 552: the same bytes on every build, and trusted without
-reading the source); on another CPython the browser compiles the sources, once: later loads
-restore the worker's memory snapshot, the engine already imported (docs/practice.md). Standard
-library only; no Django here.
+(``games/engine/game.py``) goes its bytecode (``games/engine/game.pyc``, where zipimport looks
+for it) compiled by Pyodide itself under Node (``games/practice_bytecode.mjs``: the site's
+CPython is not the browser's 3.13 and cannot write its bytecode), as an unchecked hash-based
+``.pyc`` (PEP 552: the same bytes on every build, and trusted without reading the source). The
+bytecode of a set of sources is kept under :data:`BUILD_DIR`, so Node runs once per change.
+Where Node or Pyodide is missing, or Node fails, the archive holds the sources alone and the
+browser compiles them, once: later loads restore the worker's memory snapshot, the engine
+already imported (docs/practice.md). Standard library only; no Django here.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
-import importlib.util
 import io
 import json
-import marshal
+import logging
 import os
-import sys
+import shutil
+import subprocess
 import tempfile
 import threading
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,10 +73,15 @@ PYODIDE_FILES = (
 #: Where npm installs Pyodide.
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 
+#: The Node script that compiles the archive's bytecode with Pyodide.
+BYTECODE_SCRIPT = ROOT / "games" / "practice_bytecode.mjs"
+
+#: Seconds Node may take to start Pyodide and compile the sources (a few on an idle machine).
+BYTECODE_TIMEOUT = 300
+
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
-#: The CPython of the pinned Pyodide (0.29.3: CPython 3.13.2); bytecode only when we are it too.
-PYODIDE_PYTHON = (3, 13)
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,18 +102,19 @@ def source_files(root: Path = ROOT) -> list[Path]:
     return sorted({f.relative_to(root) for f in files if f.is_file()})
 
 
-def archive_bytes(root: Path = ROOT) -> tuple[bytes, tuple[str, ...]]:
-    """The zip of :func:`source_files`, byte for byte the same for the same sources."""
+def archive_bytes(root: Path = ROOT, bytecode_dir: Path = BUILD_DIR) -> tuple[bytes, tuple[str, ...]]:
+    """The zip of :func:`source_files`, and beside each module its Pyodide bytecode when Node and
+    Pyodide are there (:func:`pyodide_bytecode`, kept in ``bytecode_dir``), byte for byte the same
+    for the same sources."""
+    sources = {relative.as_posix(): (root / relative).read_bytes() for relative in source_files(root)}
+    compiled = pyodide_bytecode(sources, build_dir=bytecode_dir) or {}
     buffer = io.BytesIO()
     members = []
-    compiled = sys.version_info[:2] == PYODIDE_PYTHON
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        for relative in source_files(root):
-            name = relative.as_posix()
-            source = (root / relative).read_bytes()
+        for name, source in sources.items():
             entries = [(name, source)]
-            if compiled:
-                entries.append((importlib.util.cache_from_source(name), _bytecode(name, source)))
+            if name in compiled:
+                entries.append((name + "c", compiled[name]))  # game.py's game.pyc, as zipimport looks for it
             for entry, data in entries:
                 info = zipfile.ZipInfo(entry, date_time=_ZIP_DATE)
                 info.external_attr = 0o644 << 16
@@ -113,12 +124,68 @@ def archive_bytes(root: Path = ROOT) -> tuple[bytes, tuple[str, ...]]:
     return buffer.getvalue(), tuple(members)
 
 
-def _bytecode(name: str, source: bytes) -> bytes:
-    """The ``.pyc`` of a module: unchecked-hash based (PEP 552), so no date is in it."""
-    code = compile(source, name, "exec", dont_inherit=True)
-    flags = 0b01  # hash based, source not checked
-    header = importlib.util.MAGIC_NUMBER + flags.to_bytes(4, "little") + importlib.util.source_hash(source)
-    return header + marshal.dumps(code)
+def pyodide_bytecode(
+    sources: dict[str, bytes], directory: Path | None = None, build_dir: Path = BUILD_DIR
+) -> dict[str, bytes] | None:
+    """The ``.pyc`` of each source (by its archive name), compiled by the installed Pyodide under
+    Node (:data:`BYTECODE_SCRIPT`); None where Node or Pyodide is missing, or Node failed.
+
+    Kept under ``build_dir`` by a hash of the Pyodide version, the script and the sources, so
+    Node runs once for a set of sources, not once per process.
+    """
+    directory = directory or PYODIDE_DIR
+    version = pyodide_version(directory)
+    if version is None or pyodide_missing(directory) or not BYTECODE_SCRIPT.is_file():
+        return None
+    key = hashlib.sha256(version.encode() + b"\0" + BYTECODE_SCRIPT.read_bytes())
+    for name in sorted(sources):
+        key.update(b"\0" + name.encode() + b"\0" + hashlib.sha256(sources[name]).digest())
+    kept = build_dir / f"bytecode-{key.hexdigest()[:16]}.json"
+    try:
+        answer = json.loads(kept.read_text())
+    except (OSError, ValueError):
+        answer = _compile_in_node(sources, directory)
+        if answer is None:
+            return None
+        _write_atomically(kept, json.dumps(answer, sort_keys=True).encode())
+    return {name: base64.b64decode(data) for name, data in answer["files"].items()}
+
+
+def _compile_in_node(sources: dict[str, bytes], directory: Path) -> dict[str, Any] | None:
+    node = shutil.which("node")
+    if node is None:
+        logger.info("node is missing: the practice engine archive holds sources only (no bytecode)")
+        return None
+    request = {"files": {name: base64.b64encode(data).decode() for name, data in sources.items()}}
+    try:
+        done = subprocess.run(
+            [node, str(BYTECODE_SCRIPT), str(directory)],
+            input=json.dumps(request).encode(),
+            capture_output=True,
+            timeout=BYTECODE_TIMEOUT,
+            check=False,
+        )
+        answer = json.loads(done.stdout) if done.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError) as error:
+        logger.warning("Pyodide could not compile the practice engine (%s): sources only", error)
+        return None
+    if not isinstance(answer, dict) or set(answer.get("files", ())) != set(sources):
+        logger.warning(
+            "Pyodide could not compile the practice engine (node exited %s: %s): sources only",
+            done.returncode,
+            done.stderr.decode(errors="replace")[-2000:],
+        )
+        return None
+    return answer
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, path)
 
 
 _lock = threading.Lock()
@@ -137,7 +204,8 @@ def engine_archive(root: Path = ROOT, build_dir: Path = BUILD_DIR) -> Archive:
     """Build the archive (once per change of the sources) and return where it is.
 
     Written atomically under ``build_dir`` as ``engine-<first 12 hex digits of its SHA-256>.zip``;
-    a process that finds it already there reuses it.
+    a process that finds it already there reuses it. The bytecode is kept under :data:`BUILD_DIR`
+    whatever ``build_dir`` is (:func:`pyodide_bytecode`).
     """
     key = (*_signature(root), str(build_dir))
     with _lock:
@@ -148,12 +216,7 @@ def engine_archive(root: Path = ROOT, build_dir: Path = BUILD_DIR) -> Archive:
         name = f"engine-{digest[:12]}.zip"
         path = build_dir / name
         if not path.is_file():
-            build_dir.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=build_dir, prefix=".engine-", suffix=".zip")
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.chmod(temporary, 0o644)
-            os.replace(temporary, path)
+            _write_atomically(path, data)
         archive = Archive(name=name, path=path, digest=digest, size=len(data), members=members)
         _built.clear()
         _built[key] = archive
@@ -184,11 +247,13 @@ def pyodide_sizes(directory: Path | None = None) -> dict[str, int]:
 __all__ = [
     "BROWSER_MODULES",
     "BUILD_DIR",
+    "BYTECODE_SCRIPT",
     "PYODIDE_DIR",
     "PYODIDE_FILES",
     "Archive",
     "archive_bytes",
     "engine_archive",
+    "pyodide_bytecode",
     "pyodide_missing",
     "pyodide_sizes",
     "pyodide_version",

@@ -512,3 +512,96 @@ def socket_context(*, match_id: int, user_id: int) -> tuple[int, dict[int, str],
     user mutes, and the ``rematch`` frame of a finished match once anyone voted."""
     room_id = int(Match.objects.filter(pk=match_id).values_list("room_id", flat=True).get())
     return room_id, chat_muted(user_id=user_id), rematch_frame_for(match_id=match_id)
+
+
+# --- puzzles (docs/learn.md, "Puzzles") -----------------------------------------------------------
+
+
+def puzzle_frame(puzzle: Any, state: engine.GameState | None = None, events: Any = ()) -> dict[str, Any]:
+    """The table's frame of a puzzle for its seat: the seat's view (``view_for``, nothing else of
+    the stored state) with the engine's suggested opening taken out (it is the answer): ``you.opening``
+    keeps what an opening needs and says ``hidden``."""
+    if state is None:
+        state = engine.state_from_json(puzzle.state)
+    frame = framing.frame_for(state, puzzle.seat, version=1 if not events else 2, events=events)
+    you = frame["view"].get("you") or {}
+    opening = you.get("opening")
+    if isinstance(opening, dict):
+        you["opening"] = {
+            "required_points": opening.get("required_points"),
+            "required_run": opening.get("required_run"),
+            "best_points": None,
+            "has_run": None,
+            "ready": False,
+            "missing": [],
+            "melds": [],
+            "hidden": True,
+        }
+    return frame
+
+
+def puzzle_kind_ratings(*, user: Any) -> dict[str, Any]:
+    """The player's rating per puzzle kind (None for a kind never tried), as shown."""
+    from games.models import PuzzleRating
+
+    out: dict[str, Any] = {}
+    if user is None or not user.is_authenticated:
+        return out
+    for row in PuzzleRating.objects.filter(user=user):
+        out[row.kind] = {
+            "rating": ratings.display(row.mu, row.sigma),
+            "uncertainty": ratings.display_uncertainty(row.sigma),
+            "solved": row.solved,
+            "failed": row.failed,
+        }
+    return out
+
+
+def puzzle_next(*, user: Any, kind: str, seen: Any = ()) -> Any:
+    """The next puzzle of ``kind`` for ``user``: among those not tried yet (by a visitor: not in
+    ``seen``), the one whose mu is nearest the player's (25 for a new player or a visitor)."""
+    from django.db.models import F
+    from django.db.models.functions import Abs
+
+    from games.models import Puzzle, PuzzleAttempt, PuzzleRating
+
+    mu = 25.0
+    queryset = Puzzle.objects.filter(kind=kind, withdrawn=False)
+    if user is not None and user.is_authenticated:
+        row = PuzzleRating.objects.filter(user=user, kind=kind).first()
+        if row is not None:
+            mu = row.mu
+        queryset = queryset.exclude(pk__in=PuzzleAttempt.objects.filter(user=user).values("puzzle_id"))
+    else:
+        queryset = queryset.exclude(pk__in=list(seen))
+    return queryset.annotate(distance=Abs(F("mu") - Value(mu))).order_by("distance", "id").first()
+
+
+def puzzle_history(*, user: Any, limit: int = 20) -> list[Any]:
+    from games.models import PuzzleAttempt
+
+    return list(PuzzleAttempt.objects.filter(user=user).select_related("puzzle")[:limit])
+
+
+def puzzle_progress() -> dict[str, Any]:
+    """How many puzzles there are per kind, and the generator's batches under way."""
+    from django.db.models import Count, Sum
+
+    from games.models import Puzzle, PuzzleBatch
+
+    counts = dict(
+        Puzzle.objects.filter(withdrawn=False)
+        .values_list("kind")
+        .annotate(n=Count("id"))
+        .values_list("kind", "n")
+    )
+    running = PuzzleBatch.objects.filter(finished__isnull=True).aggregate(
+        made=Sum("made"), target=Sum("target")
+    )
+    return {
+        "counts": counts,
+        "total": sum(counts.values()),
+        "running": running["target"] is not None,
+        "made": running["made"] or 0,
+        "target": running["target"] or 0,
+    }

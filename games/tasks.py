@@ -96,3 +96,38 @@ def round_analyse(analysis_id: int) -> str:
     """Compute the analysis of a finished round asked for on its replay (``services.analysis_run``):
     ``done``, ``already`` (a duplicate) or ``gone``."""
     return services.analysis_run(analysis_id=analysis_id)
+
+
+@shared_task(
+    **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
+)
+def puzzles_step(batch_id: int, games: int) -> bool:
+    """One step of a puzzle batch (``services.puzzles.puzzle_batch_step``: a few bot games, their
+    puzzles stored), then the next step is queued; a stale step (another ran) does nothing."""
+    from games.services import puzzles
+
+    more = puzzles.puzzle_batch_step(batch_id=batch_id, games=games)
+    if more:
+        puzzles_step.apply_async((batch_id, games + puzzles.GAMES_PER_STEP))
+    return more
+
+
+@shared_task(**_TASK_OPTIONS)
+def puzzles_resume() -> int:
+    """Queue the next step of every unfinished puzzle batch (a worker's start: the start-up seed's
+    batch, ``manage.py puzzles_seed``, and any batch a stopped worker left). Returns how many."""
+    from games.services import puzzles
+
+    batches = puzzles.puzzle_batches_unfinished()
+    for batch_id, games in batches:
+        puzzles_step.apply_async((batch_id, games))
+    return len(batches)
+
+
+@shared_task(**_TASK_OPTIONS)
+def puzzles_from_matches(limit: int = 50) -> int:
+    """Store the puzzles of the last ``limit`` finished public matches (``manage.py
+    puzzles_generate --from-matches``). Returns how many were new."""
+    from games.services import puzzles
+
+    return puzzles.puzzles_from_matches(limit=limit)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import daily, history, practice, ranked, rooms, site, table
+from games.views import daily, history, practice, puzzles, ranked, rooms, site, table
 
 urlpatterns = [
     path("", rooms.home, name="home"),
@@ -31,6 +31,13 @@ urlpatterns = [
     path("daily/day/<str:day>/", daily.daily_day, name="daily_day"),
     path("healthz/", site.healthz, name="healthz"),
     path("protocol.schema.json", site.protocol_schema, name="protocol_schema"),
+    # Puzzles (docs/learn.md, "Puzzles").
+    path("puzzles/", puzzles.puzzle_index, name="puzzles"),
+    path("puzzles/next/<str:kind>/", puzzles.puzzle_next, name="puzzle_next"),
+    path("puzzles/<int:puzzle_id>/", puzzles.puzzle_detail, name="puzzle"),
+    path("puzzles/<int:puzzle_id>/answer/", puzzles.puzzle_answer, name="puzzle_answer"),
+    path("puzzles/<int:puzzle_id>/rack/", puzzles.puzzle_rack, name="puzzle_rack"),
+    path("puzzles/<int:puzzle_id>/report/", puzzles.puzzle_report, name="puzzle_report"),
     # Practice offline (docs/practice.md): the page, and the scripts that must sit in its scope.
     path("practice/", practice.practice, name="practice"),
     path("practice/worker.js", practice.practice_worker, name="practice_worker"),

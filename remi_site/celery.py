@@ -54,9 +54,11 @@ def resume_tables_on_start(sender: Any = None, **kwargs: Any) -> None:
     # Queue the sweep rather than run it here: the worker runs it like any task (its own
     # database connection, closed afterwards). Several workers starting at once queue several
     # sweeps; the duplicate bot moves they schedule are refused by the version check.
-    from games.tasks import resume_tables
+    from games.tasks import puzzles_resume, resume_tables
 
     resume_tables.apply_async()
+    # Puzzle batches left unfinished (the start-up seed of `make run`: docs/learn.md) go on.
+    puzzles_resume.apply_async()
 
 
 class Sweeper:

@@ -14,7 +14,9 @@ on whether a place is filled by the natural card or by a joker, so jokers are pl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -301,6 +303,49 @@ CHUNK = 14
 EXACT_CARDS = 15
 
 
+#: Inside :func:`shared_searches`: one searcher per rule set and ``cover``, its memo shared by
+#: every search of a hand of at most ``EXACT_CARDS`` cards (the rule set is kept with it, so its
+#: ``id`` stays its own while the searches run).
+_SHARED: ContextVar[dict[tuple[int, bool], tuple[Rules, _Searcher]] | None] = ContextVar(
+    "shared_searches", default=None
+)
+
+
+@contextmanager
+def shared_searches() -> Iterator[None]:
+    """Searches made inside share their work: one memo per rule set (and ``cover``).
+
+    A bot weighs many hands that differ by a card or two (each discard's rest, each take, each
+    opening's rest), and their searches meet the same positions. A position's result in the memo
+    is exact whatever search stored it (the branch and bound only skips choices that cannot win),
+    so every answer is the one a search of its own gives; only hands the exact search always covers
+    (at most ``EXACT_CARDS`` cards, a few thousand positions at most) share, so the ``STATE_LIMIT``
+    of a huge hand is counted as before. The memo lives until the outermost block ends (a bot's
+    decision: :mod:`.bots.levels`). Per thread and task (a context variable); nested blocks share
+    the outer one's.
+    """
+    if _SHARED.get() is not None:
+        yield
+        return
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def _shared_searcher(rules: Rules, cover: bool) -> _Searcher | None:
+    shared = _SHARED.get()
+    if shared is None:
+        return None
+    key = (id(rules), cover)
+    kept = shared.get(key)
+    if kept is None or kept[0] is not rules:
+        kept = (rules, _Searcher(rules, 0, card_bonus=1000 if cover else 0))
+        shared[key] = kept
+    return kept[1]
+
+
 def best_arrangement(
     rules: Rules, cards: Sequence[Card], *, cover: bool = False
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
@@ -310,7 +355,13 @@ def best_arrangement(
     for ordinary hands; a huge hand (past ``STATE_LIMIT`` positions) is split into parts of
     ``CHUNK`` naturals in suit order, each searched exactly with the jokers still free, so the
     answer stays valid and comes in bounded time, though it may miss melds across the parts.
+    Inside :func:`shared_searches`, searches of hands of at most ``EXACT_CARDS`` cards share one
+    memo (the same answers, sooner).
     """
+    if len(cards) <= EXACT_CARDS:
+        searcher = _shared_searcher(rules, cover)
+        if searcher is not None:
+            return _exact(rules, cards, cover=cover, searcher=searcher)
     try:
         return _exact(rules, cards, cover=cover, state_limit=STATE_LIMIT)
     except _TooBigError:
@@ -328,7 +379,12 @@ def best_arrangement(
 
 
 def _exact(
-    rules: Rules, cards: Sequence[Card], *, cover: bool, state_limit: int = 10**9
+    rules: Rules,
+    cards: Sequence[Card],
+    *,
+    cover: bool,
+    state_limit: int = 10**9,
+    searcher: _Searcher | None = None,
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
     naturals: dict[int, list[Card]] = {}
     jokers: list[Card] = []
@@ -342,7 +398,8 @@ def _exact(
         if len(group) > _MASK:
             raise ValueError(f"more than {_MASK} copies of {group[0].face} in one hand")
         counts += len(group) << (idx * _BITS)
-    searcher = _Searcher(rules, len(jokers), card_bonus=1000 if cover else 0, state_limit=state_limit)
+    if searcher is None:
+        searcher = _Searcher(rules, len(jokers), card_bonus=1000 if cover else 0, state_limit=state_limit)
     melds: list[Meld] = []
     leftover: list[Card] = []
     pool = {idx: list(group) for idx, group in naturals.items()}
@@ -389,7 +446,7 @@ def arrangement_value(rules: Rules, melds: Sequence[Meld]) -> int:
     return sum(rules.meld_value(m) for m in melds)
 
 
-__all__ = ["RANKS", "arrangement_value", "best_arrangement"]
+__all__ = ["RANKS", "arrangement_value", "best_arrangement", "shared_searches"]
 
 
 # --- openings and melds for bots, hints and legal_moves ------------------------------------------

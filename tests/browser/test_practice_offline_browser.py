@@ -97,6 +97,8 @@ def test_practice_plays_whole_games_with_the_network_off(
     assert view["players"] == 4
     assert view["seat"] == 0
     assert [seat["kind"] for seat in kit.frame(page)["seats"]] == ["human", "bot", "bot", "bot"]
+    # The table's status line says what this is: practice on the device, not a live table.
+    assert page.locator("#conn-status").inner_text() == "Practice · offline"
 
     took_back: list[int] = []
     reloaded: list[int] = []

@@ -2,9 +2,12 @@
 
 Choose one with ``HYPOTHESIS_PROFILE``:
 
-* ``dev`` (default): few examples, so the whole engine folder runs in seconds;
-* ``ci``: more examples;
+* ``dev`` (the default of ``make test``): few examples, so the whole engine folder runs in seconds;
+* ``ci`` (the default under ``TEST_THOROUGH=1``, which ``.ci/run`` sets): more examples;
 * ``soak``: many examples, for long runs (``make soak`` also runs the ``soak``-marked tests).
+
+Tests that count their own cases (hands against a brute force, bot matches) take the same level
+from ``tests.effort``.
 
 ``deadline`` is off everywhere: a random game plays many moves, and its time depends on the game.
 """
@@ -15,12 +18,14 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+from tests.effort import THOROUGH
+
 _SLOW_DATA = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
 
 settings.register_profile(
     "dev",
-    max_examples=12,
-    stateful_step_count=40,
+    max_examples=8,
+    stateful_step_count=30,
     deadline=None,
     suppress_health_check=_SLOW_DATA,
     print_blob=True,
@@ -43,4 +48,4 @@ settings.register_profile(
     suppress_health_check=_SLOW_DATA,
     print_blob=True,
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if THOROUGH else "dev"))

@@ -1,7 +1,7 @@
 """Bot-vs-bot rounds of every variant and option set play to a scored end without an error.
 
-``make test`` plays a bounded number of rounds per option set; ``make soak`` (SOAK=1) plays
-``BOT_SOAK_ROUNDS`` (default 1000) per option set.
+``make test`` plays a few rounds per option set, ``TEST_THOROUGH=1`` (CI) twice as many, ``make soak``
+(SOAK=1) ``BOT_SOAK_ROUNDS`` (default 1000) per option set (``tests.effort``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 
 from games.engine import apply_move, new_game, variant, view_for
 from games.engine.bots import NormalBot
+from tests.effort import effort
 
 OPTION_SETS = [
     pytest.param("remik51", {}, id="remik51"),
@@ -39,8 +40,7 @@ OPTION_SETS = [
     pytest.param("remik40", {"low_ace_value": 1, "max_jokers_per_meld": 2}, id="remik40-ace-1-two-jokers"),
 ]
 
-SOAK = os.environ.get("SOAK") == "1"
-ROUNDS = int(os.environ.get("BOT_SOAK_ROUNDS", "1000")) if SOAK else 6
+ROUNDS = effort(3, 6, soak=int(os.environ.get("BOT_SOAK_ROUNDS", "1000")))
 MOVES_PER_ROUND = 3000
 
 

@@ -1,8 +1,8 @@
 """The gin family's bot: whole matches bot against bot (in tests and in the terminal), and its
 choices, which it makes from a seat's view only.
 
-``make test`` plays a few matches per variant; ``make soak`` (SOAK=1) plays ``GIN_SOAK_MATCHES``
-(default 200) per variant.
+``make test`` plays a few matches per variant, ``TEST_THOROUGH=1`` (CI) twice as many, ``make soak``
+(SOAK=1) ``GIN_SOAK_MATCHES`` (default 200) per variant (``tests.effort``).
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from games.engine.bots import NormalBot
 from games.engine.bots.normal_gin import candidates
 from games.engine.positions import gin_position
 from games.engine.tools.cli import main
+from tests.effort import SOAK, effort
 
-SOAK = os.environ.get("SOAK") == "1"
-MATCHES = int(os.environ.get("GIN_SOAK_MATCHES", "200")) if SOAK else 6
+MATCHES = effort(3, 6, soak=int(os.environ.get("GIN_SOAK_MATCHES", "200")))
 A, B = 0, 1
 
 

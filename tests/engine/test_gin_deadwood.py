@@ -6,14 +6,14 @@ of one rank, GIN-10/11), tries every subset of pairwise disjoint melds, and coun
 10, ace 1, GIN-13/Q1). It checks ``deadwood``, ``deadwood_after_discard`` (the knock check: the
 minimum over *every* discard), ``arrangement`` and the defender's lay-offs (``with_layoffs``) on
 thousands of hands: hypothesis-drawn, seeded random, and meld-dense (cards from a window of 5 ranks
-x 4 suits).
+x 4 suits). How many of each: ``tests.effort`` (a few hundred in ``make test``, thousands under
+``TEST_THOROUGH=1`` and tens of thousands in ``make soak``).
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-import os
 import random
 from collections.abc import Iterable, Sequence
 
@@ -33,13 +33,16 @@ from games.engine.deadwood import (
 )
 from games.engine.errors import InvalidMeldError
 from games.engine.melds import Meld, extend_meld, read_meld
+from tests.effort import effort
 
 GIN = variant("gin")
 RANKS = "A23456789TJQK"  # ace low (GIN-3)
 SUITS = "SHDC"
 DECK = [Card(rank, suit) for suit in SUITS for rank in RANKS]
-SOAK = os.environ.get("SOAK") == "1"
-RANDOM_HANDS = 20_000 if SOAK else 2_000
+RANDOM_HANDS = effort(300, 2_000, soak=20_000)
+#: Deals tried for the lay-offs check: about two random deals in five, and nearly every dense one,
+#: give the knocker a meld to lay onto (the check counts them and wants more than one in eight).
+LAYOFF_DEALS = effort(120, 400, soak=4_000)
 
 
 # --- the referee ---------------------------------------------------------------------------------
@@ -208,13 +211,13 @@ def test_knock_legality_is_the_minimum_over_every_discard_not_one_eleven_card_ar
 # --- the fast search against the referee -------------------------------------------------------------
 
 
-@settings(max_examples=300 if not SOAK else 3000)
+@settings(max_examples=effort(60, 300, soak=3000))
 @given(hands_st(10))
 def test_deadwood_of_ten_cards_matches_the_brute_force(hand: list[Card]) -> None:
     assert deadwood(mask_of(hand)) == brute_deadwood(hand), text(hand)
 
 
-@settings(max_examples=150 if not SOAK else 2000)
+@settings(max_examples=effort(30, 150, soak=2000))
 @given(hands_st(11))
 def test_deadwood_after_discard_of_eleven_cards_matches_the_brute_force(hand: list[Card]) -> None:
     assert deadwood_after_discard(mask_of(hand)) == brute_after_discard(hand), text(hand)
@@ -249,7 +252,7 @@ def test_the_defenders_lay_offs_match_a_brute_force_over_every_assignment(kind: 
     rng = random.Random(f"gin-layoffs-{kind}")
     maker = random_hand if kind == "random" else dense_hand
     checked = 0
-    for _ in range(400 if not SOAK else 4000):
+    for _ in range(LAYOFF_DEALS):
         cards = maker(rng, 20 if kind == "random" else 17)
         knocker, defender = cards[:10], cards[10:]
         _, melds = arrangement(mask_of(knocker))
@@ -260,7 +263,7 @@ def test_the_defenders_lay_offs_match_a_brute_force_over_every_assignment(kind: 
         assert found == brute_with_layoffs(defender, targets), (text(knocker), text(defender))
         assert found <= brute_deadwood(defender)
         checked += 1
-    assert checked > 50
+    assert checked > LAYOFF_DEALS // 8
 
 
 def test_lay_offs_chain_along_a_run_and_complete_a_set() -> None:

@@ -1,8 +1,8 @@
 """Whole Knock-108 matches played by bots, 2 to 6 players, to a winner who takes the pool; and the
 bot's choices in positions where one move is clearly right.
 
-``make test`` plays a bounded number of matches; ``make soak`` (SOAK=1) plays ``BOT_SOAK_MATCHES``
-(default 300).
+``make test`` plays a few matches, ``TEST_THOROUGH=1`` (CI) more, ``make soak`` (SOAK=1)
+``BOT_SOAK_MATCHES`` (default 300): ``tests.effort``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from games.engine import (
 )
 from games.engine.bots import NormalBot, choose_move
 from games.engine.tools.cli import main
+from tests.effort import effort
 
-SOAK = os.environ.get("SOAK") == "1"
-MATCHES = int(os.environ.get("BOT_SOAK_MATCHES", "300")) if SOAK else 20
+MATCHES = effort(10, 20, soak=int(os.environ.get("BOT_SOAK_MATCHES", "300")))
 #: A deal lasts at most (stock / players) turns of two moves, plus the extra exchange; a match
 #: of bots ends in a few dozen deals at most (each bot buys back at most twice).
 MOVES_PER_MATCH = 5000

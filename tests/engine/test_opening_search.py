@@ -16,6 +16,7 @@ from strategies import hands, rule_sets
 from games.engine import Card, parse_cards, search, variant
 from games.engine.rules import Rules
 from games.engine.search import arrangement_value, best_arrangement, find_opening
+from tests.effort import effort
 
 
 def _texts(melds: object) -> object:
@@ -28,7 +29,7 @@ def openable_cases(draw: st.DrawFn) -> tuple[Rules, tuple[Card, ...]]:
     return rules, draw(hands(rules, min_size=10, max_size=15))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=effort(40, 150), deadline=None)
 @given(openable_cases(), st.booleans())
 def test_find_opening_with_the_shortcut_answers_as_the_full_search(
     case: tuple[Rules, tuple[Card, ...]], with_include: bool

@@ -3,8 +3,10 @@ and Pyodide (games/practice_assets.py, games/finders.py, docs/practice.md)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -96,20 +98,94 @@ def test_the_finder_serves_the_pyodide_files_npm_installed() -> None:
         assert any(name.startswith("json/") for name in stdlib.namelist())
 
 
-@pytest.mark.skipif(sys.version_info[:2] != practice_assets.PYODIDE_PYTHON, reason="bytecode only for 3.11")
-def test_the_archive_carries_bytecode_the_interpreter_trusts(tmp_path: Path) -> None:
-    """Each module's .pyc is in the archive (unchecked hash-based): Python imports it without
-    compiling, or even reading, the source; a broken source beside it does not matter."""
+needs_node_and_pyodide = pytest.mark.skipif(
+    (shutil.which("node") is None or bool(practice_assets.pyodide_missing()))
+    and not os.environ.get("REQUIRE_BROWSER"),
+    reason="the bytecode is compiled by Pyodide under Node (make npm: needs npm and node)",
+)
+
+#: Imports the archive in Pyodide under Node, as the worker does (a zip on sys.path), and prints
+#: where games.engine.game came from.
+IMPORT_IN_PYODIDE = """
+import { readFileSync } from "node:fs";
+const [folder, archive] = process.argv.slice(1);
+const { loadPyodide } = await import(`file://${folder}/pyodide.mjs`);
+const pyodide = await loadPyodide({ indexURL: `${folder}/` });
+pyodide.FS.writeFile("/home/pyodide/remi-engine.zip", readFileSync(archive));
+pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/remi-engine.zip')");
+pyodide.pyimport("games.practice").call("warm");
+console.log(pyodide.runPython("import sys; sys.modules['games.engine.game'].__file__"));
+"""
+
+
+@needs_node_and_pyodide
+def test_the_archive_carries_bytecode_pyodide_trusts(tmp_path: Path) -> None:
+    """Beside each module goes its .pyc (game.py's game.pyc, where zipimport looks), compiled by
+    Pyodide under Node as an unchecked hash-based .pyc: Pyodide imports it without compiling, or
+    even reading, the source, so a broken source beside it does not matter."""
     archive = practice_assets.engine_archive(build_dir=tmp_path / "build")
-    assert "games/engine/__pycache__/game.cpython-311.pyc" in archive.members
-    with zipfile.ZipFile(archive.path) as opened:
-        opened.extractall(tmp_path / "unpacked")
-    (tmp_path / "unpacked/games/engine/game.py").write_text("this is not Python\n")
-    program = "import sys; sys.path.insert(0, sys.argv[1]); import games.practice; print('imported')"
+    sources = [name for name in archive.members if name.endswith(".py")]
+    assert [name for name in archive.members if name.endswith(".pyc")] == [name + "c" for name in sources]
+    broken = tmp_path / "broken.zip"
+    with zipfile.ZipFile(archive.path) as opened, zipfile.ZipFile(broken, "w") as out:
+        for info in opened.infolist():
+            data = opened.read(info)
+            out.writestr(
+                info, b"def (: this is not Python\n" if info.filename == "games/engine/game.py" else data
+            )
     done = subprocess.run(
-        [sys.executable, "-S", "-I", "-B", "-c", program, str(tmp_path / "unpacked")],
+        [
+            "node",
+            "--input-type=module",
+            "-e",
+            IMPORT_IN_PYODIDE,
+            str(practice_assets.PYODIDE_DIR),
+            str(broken),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "/home/pyodide/remi-engine.zip/games/engine/game.pyc"
+    # The site's CPython (another magic number) skips that bytecode and reads the broken source.
+    program = "import sys; sys.path.insert(0, sys.argv[1]); import games.engine"
+    refused = subprocess.run(
+        [sys.executable, "-S", "-I", "-B", "-c", program, str(broken)],
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert done.stdout.strip() == "imported", done.stderr
+    assert "SyntaxError" in refused.stderr
+
+
+@needs_node_and_pyodide
+def test_pyodide_compiles_the_same_bytecode_every_time(tmp_path: Path) -> None:
+    """The bytecode is the same bytes on every build (so is the archive's name), kept or not."""
+    sources = {
+        path.as_posix(): (practice_assets.ROOT / path).read_bytes() for path in practice_assets.source_files()
+    }
+    kept = practice_assets.pyodide_bytecode(sources)
+    fresh = practice_assets.pyodide_bytecode(sources, build_dir=tmp_path)
+    assert kept is not None
+    assert fresh == kept
+    assert list(tmp_path.glob("bytecode-*.json"))  # kept for the next build
+    assert practice_assets.pyodide_bytecode(sources, build_dir=tmp_path) == kept
+    header = kept["games/engine/game.py"][:16]
+    assert int.from_bytes(header[4:8], "little") == 0b01  # hash based, the source not checked (PEP 552)
+
+
+def test_without_node_the_archive_holds_the_sources_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where node is missing the archive is built all the same, of sources only: the browser
+    compiles them (once: later loads restore the memory snapshot)."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no node on it
+    data, members = practice_assets.archive_bytes(bytecode_dir=tmp_path)
+    assert members == tuple(path.as_posix() for path in practice_assets.source_files())
+    assert not list(tmp_path.glob("bytecode-*.json"))
+    with zipfile.ZipFile(io.BytesIO(data)) as opened:
+        assert (
+            opened.read("games/engine/game.py")
+            == (practice_assets.ROOT / "games/engine/game.py").read_bytes()
+        )

@@ -127,10 +127,14 @@ def test_without_npm_the_page_says_what_is_missing(
 
 
 @needs_pyodide
-@pytest.mark.parametrize(("language", "title"), [("pl", "Trening"), ("ro", "Antrenament")])
-def test_the_page_speaks_the_players_language(client: Client, language: str, title: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "title", "status"),
+    [("pl", "Trening", "Trening · bez internetu"), ("ro", "Antrenament", "Antrenament · fără internet")],
+)
+def test_the_page_speaks_the_players_language(client: Client, language: str, title: str, status: str) -> None:
     """The page in Polish or Romanian, with the refusals' texts for the worker in that language
-    (English keeps the engine's own: its catalog is empty)."""
+    (English keeps the engine's own: its catalog is empty), and the table's status line, which
+    says practice, not a live table (its script's catalog)."""
     from django.conf import settings
 
     from games.i18n_errors import MESSAGES
@@ -141,6 +145,8 @@ def test_the_page_speaks_the_players_language(client: Client, language: str, tit
     data = config(client)
     assert set(data["messages"]) == set(MESSAGES)
     assert data["messages"]["not_your_turn"] != MESSAGES["not_your_turn"]
+    catalog = client.get("/jsi18n/").content.decode()  # a JSON object in a script
+    assert f"{json.dumps('Practice · offline')}: {json.dumps(status)}" in catalog
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     assert config(client)["messages"] == {}
 

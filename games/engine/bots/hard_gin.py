@@ -94,6 +94,9 @@ class _Deal:
         #: The cards the stock may give (the unseen ones the opponent is not known to hold).
         self.draws = sorted({bit_of(card) for card in unseen.cards} - set(_bits(self.known)))
         self.limit = int(view["gin"]["knock_limit"])
+        #: ``deadwood_after_discard`` of the eleven-card hands met so far: the look-aheads meet the
+        #: same hand many times (hand + a + b, less c, whichever of a and b came first).
+        self.after_discard: dict[int, int] = {}
 
     def outlook(self, rest: int) -> float:
         """The deadwood the ten cards ``rest`` are expected to leave after one more draw and its
@@ -101,7 +104,15 @@ class _Deal:
         draws = [bit for bit in self.draws if not bit & rest]
         if not draws:
             return float(deadwood(rest))
-        return sum(deadwood_after_discard(rest | bit) for bit in draws) / len(draws)
+        known = self.after_discard
+        total = 0
+        for bit in draws:
+            eleven = rest | bit
+            value = known.get(eleven)
+            if value is None:
+                value = known[eleven] = deadwood_after_discard(eleven)
+            total += value
+        return total / len(draws)
 
     def opponent_hands(self, rng: random.Random) -> list[int]:
         """Hands the opponent may hold: its known cards and unseen ones, improved by as many greedy

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..moves import Move
+from ..search import shared_searches
 from . import normal, registry
 from .registry import LEVELS
 
@@ -81,21 +82,23 @@ def candidate_moves(
 ) -> list[Move]:
     """The bot's moves in order of preference for ``level``; the last ones are always simple moves."""
     special = _level(view, level)
-    if special is None:
-        return normal.candidate_moves(view)
-    if view.get("phase") == "over" or not (view.get("you") or {}).get("my_turn"):
-        return []
-    own = list(special(view, rng if rng is not None else view_rng(view)))
-    return list(_unique([*own, *normal.candidate_moves(view)]))
+    with shared_searches():  # one decision's searches share their work (the same answers)
+        if special is None:
+            return normal.candidate_moves(view)
+        if view.get("phase") == "over" or not (view.get("you") or {}).get("my_turn"):
+            return []
+        own = list(special(view, rng if rng is not None else view_rng(view)))
+        return list(_unique([*own, *normal.candidate_moves(view)]))
 
 
 def choose_move(view: Mapping[str, Any], level: str = "normal", rng: random.Random | None = None) -> Move:
     """The move of a ``level`` bot for the seat whose view this is (it must be that seat's turn)."""
     special = _level(view, level)
-    if special is None:
+    with shared_searches():  # one decision's searches share their work (the same answers)
+        if special is None:
+            return normal.choose_move(view)
+        if view.get("phase") == "over" or not (view.get("you") or {}).get("my_turn"):
+            raise ValueError("no move available: it is not this seat's turn")
+        for move in special(view, rng if rng is not None else view_rng(view)):
+            return move
         return normal.choose_move(view)
-    if view.get("phase") == "over" or not (view.get("you") or {}).get("my_turn"):
-        raise ValueError("no move available: it is not this seat's turn")
-    for move in special(view, rng if rng is not None else view_rng(view)):
-        return move
-    return normal.choose_move(view)

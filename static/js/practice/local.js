@@ -7,6 +7,8 @@
 // each move a frame of its own; they wait at the end of a round until the player goes on
 // (resumeBots). After every change the game's record is handed to `onRecord` (kept on the device).
 
+import { t } from "../i18n.js";
+
 export class LocalConnection {
   /**
    * @param {import("./engine.js").PracticeEngine} engine
@@ -48,9 +50,10 @@ export class LocalConnection {
     return true;
   }
 
-  /** The game is already loaded (its first frame is the table's); the bots start if it is theirs. */
+  /** The game is already loaded (its first frame is the table's); the bots start if it is theirs.
+   * The table's status line says what this connection is: practice, on the device. */
   start(answer = null) {
-    this.onStatus("live");
+    this.onStatus("live", t("Practice · offline"));
     if (this.onOpen) this.onOpen();
     if (answer) this.absorb(answer);
   }

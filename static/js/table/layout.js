@@ -21,7 +21,7 @@ export const DRAWERS = [
 export function renderTopBar(model, f, act) {
   const conn = {
     connecting: [t("Connecting…"), "conn-wait"],
-    live: [t("Live"), "conn-live"],
+    live: [model.statusDetail || t("Live"), "conn-live"], // a detail: what the connection is (practice)
     reconnecting: [t("Reconnecting…"), "conn-wait"],
     closed: [`${t("Offline")}${model.statusDetail ? ` (${t(model.statusDetail)})` : ""}`, "conn-off"],
     anonymous: [t("Not logged in"), "conn-off"],

@@ -486,6 +486,11 @@ function renderOpening(model, f, act) {
   const need = [o.required_points ? t("%(n)s points", { n: o.required_points }) : null, run].filter(Boolean).join(` ${t("with")} `);
   const missing = o.missing.map((m) => ({ points: t("more points"), pure_run: t("a pure run"), run: t("a run") }[m] || m));
   const usable = f.canBuild && f.canAct && o.melds.length > 0 && !model.draft.melds.length;
+  if (o.hidden) {
+    // A puzzle: the engine's own opening is the answer, so the page is told only what is needed.
+    return h("div", { class: "opening", id: "opening" },
+      h("p", {}, h("strong", {}, `${t("Opening:")} `), t("you need %(need)s.", { need: need || t("a meld") })));
+  }
   return h(
     "div",
     { class: "opening", id: "opening" },

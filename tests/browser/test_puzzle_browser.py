@@ -1,0 +1,74 @@
+"""A puzzle solved on a phone (390x844, touch) through the rack: the cards of an opening dragged
+into blocks with a finger, "Lay down everything" tapped, the engine's verdict shown
+(docs/learn.md, "Puzzles")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.browser.tablekit import (
+    cookie,
+    free_run,
+    js_errors,
+    open_path,
+    rack_settled,
+    rack_slots,
+    touch_drag,
+)
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+@pytest.fixture
+def puzzle(transactional_db: None) -> dict[str, Any]:
+    from django.contrib.auth import get_user_model
+
+    from games.models import Puzzle
+    from games.services import puzzles
+
+    batch = puzzles.puzzle_batch_create(seed="browser", target=6)
+    puzzles.puzzle_batch_run(batch_id=batch.pk)
+    chosen = Puzzle.objects.filter(kind="opening").order_by("id").first()
+    assert chosen is not None
+    user = get_user_model().objects.create_user(username="ala", password=None)
+    return {"id": chosen.pk, "answer": chosen.answer, "cookie": cookie(user)}
+
+
+def _slot(page: Any, index: int) -> Any:
+    return page.locator(f'#hand li.slot[data-slot="{index}"]')
+
+
+def test_a_puzzle_is_solved_on_a_phone_through_the_rack(
+    browser: Any, server_url: str, puzzle: dict[str, Any], screenshot: Callable[..., Any]
+) -> None:
+    page = open_path(browser, server_url, f"/puzzles/{puzzle['id']}/", puzzle["cookie"], **PHONE)
+    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
+    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+    # The engine's suggested opening is not on the page: it is the answer.
+    assert page.locator(".suggested").count() == 0
+    screenshot(page, "puzzle-phone-start.png", full_page=False)
+    for meld in puzzle["answer"]["melds"]:
+        cards = [re.sub(r"\(.*\)$", "", card) for card in meld]
+        start = free_run(rack_slots(page), len(cards))
+        for offset, card in enumerate(cards):
+            rack_settled(page)
+            touch_drag(
+                page, page.locator(f'#hand button.card[data-card="{card}"]'), _slot(page, start + offset)
+            )
+            assert rack_slots(page)[start + offset] == card
+    rack_settled(page)
+    # Ready once the engine's answer about the rack as it is now is in (the button is re-rendered then).
+    page.wait_for_selector('#lay-all button:not([disabled])[data-key="lay-all"]', timeout=10000)
+    page.locator('#lay-all button[data-key="lay-all"]').tap()
+    page.wait_for_selector('#puzzle[data-state="solved"]', timeout=15000)
+    verdict = page.locator("#puzzle-verdict")
+    assert verdict.locator("code").inner_text() == "solved"
+    assert page.locator("#puzzle-rating-change").count() == 1
+    assert page.locator(".puzzle-melds li").count() == len(puzzle["answer"]["melds"])
+    screenshot(page, "puzzle-phone-solved.png", full_page=False)
+    screenshot(page, "puzzle-phone-solved-full.png")
+    assert js_errors(page) == []
