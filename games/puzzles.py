@@ -405,6 +405,39 @@ def _bot_step(state: GameState, seat: int) -> GameState:
     return engine.apply_move(state, seat, engine.legal_moves(state, seat)[0]).state
 
 
+def _scan(states: Iterator[GameState], source: dict[str, Any], kinds: Sequence[str]) -> Iterator[Puzzle]:
+    """The puzzles of one round's states: for each seat and kind, the first position found."""
+    found: set[tuple[int, str]] = set()
+    for moves, state in enumerate(states):
+        if state.is_over:
+            return
+        seat = state.turn
+        if state.phase != "play" or engine.opened_seats(state)[seat]:
+            continue
+        for kind in kinds:
+            if (seat, kind) in found:
+                continue
+            result = FINDERS[kind](state, seat)
+            if result is not None:
+                found.add((seat, kind))
+                answer, figures = result
+                yield Puzzle(kind, state, seat, answer, {**source, "moves": moves}, figures or None)
+
+
+def record_puzzles(
+    record: Mapping[str, Any], source: dict[str, Any], kinds: Sequence[str] = KINDS
+) -> Iterator[Puzzle]:
+    """The puzzles of a finished match of the site, from its ``remi-record/1`` document (with its
+    secret: the server's own copy): every round replayed by ``engine.round_steps``, each scanned
+    as a bot game's first round is."""
+    parsed = engine.record_from_json(record)
+    state = engine.replay(parsed)
+    for round_no in range(1, len(state.results) + 1):
+        steps = engine.round_steps(parsed, round_no)
+        states = (step.state for step in steps if step.state.round_no == round_no)
+        yield from _scan(states, {**source, "round": round_no}, kinds)
+
+
 def game_puzzles(seed: str, game_no: int, kinds: Sequence[str] = KINDS) -> Iterator[Puzzle]:
     """The puzzles of one bot game (normal bots, its first round): for each seat and kind, the
     first position where the finder finds one. Deterministic given ``seed`` and ``game_no``."""

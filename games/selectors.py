@@ -11,7 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
-from games import engine, framing, protocol, ratings
+from games import engine, framing, protocol, ratings, statements
 from games.errors import MatchNotFoundError, RoomNotFoundError, epoch_ms
 from games.models import (
     ChatMessage,
@@ -74,15 +74,9 @@ class SeatRow(NamedTuple):
         return (self.index, self.is_bot, self.state, self.timeouts)
 
 
-_SEAT_ROW_FIELDS = ("index", "is_bot", "state", "timeouts", "bot_level", "user_id", "pk")
-
-
 def seat_rows(*, room_id: int) -> list[SeatRow]:
     """The room's seats in index order."""
-    return [
-        SeatRow(*values)
-        for values in Seat.objects.filter(room_id=room_id).order_by("index").values_list(*_SEAT_ROW_FIELDS)
-    ]
+    return [SeatRow(*values) for values in statements.seat_rows(room_id=room_id)]
 
 
 def seats_field(rows: list[SeatRow]) -> list[dict[str, Any]]:
@@ -100,23 +94,15 @@ def seat_for_move(
     """For ``services.move_submit``, in one query over the room's seats: the user's seat (or
     None), whether that seat already has a move recorded with ``command_id`` in this match, and
     every seat's row (``seat_rows``)."""
-    applied: Any = Value(False)
-    if command_id is not None:
-        applied = Exists(
-            MoveRecord.objects.filter(match_id=match_id, seat=OuterRef("index"), command_id=command_id)
-        )
     user_id = user.pk if user is not None and user.is_authenticated else None
     seat, already, rows = None, False, []
-    for *values, recorded in (
-        Seat.objects.filter(room_id=room_id)
-        .order_by("index")
-        .annotate(applied=applied)
-        .values_list(*_SEAT_ROW_FIELDS, "applied")
-    ):
-        row = SeatRow(*values)
+    # One prepared statement (games/statements.py): the seats' rows and, per seat, whether it
+    # has a move recorded with that command id (an EXISTS).
+    for values in statements.seat_rows(room_id=room_id, match_id=match_id, command_id=command_id):
+        row = SeatRow(*values[: len(SeatRow._fields)])
         rows.append(row)
         if user_id is not None and row.user_id == user_id:
-            seat, already = row.index, bool(recorded)
+            seat, already = row.index, command_id is not None and bool(values[-1])
     return seat, already, rows
 
 

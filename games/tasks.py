@@ -122,3 +122,12 @@ def puzzles_resume() -> int:
     for batch_id, games in batches:
         puzzles_step.apply_async((batch_id, games))
     return len(batches)
+
+
+@shared_task(**_TASK_OPTIONS)
+def puzzles_from_matches(limit: int = 50) -> int:
+    """Store the puzzles of the last ``limit`` finished public matches (``manage.py
+    puzzles_generate --from-matches``). Returns how many were new."""
+    from games.services import puzzles
+
+    return puzzles.puzzles_from_matches(limit=limit)

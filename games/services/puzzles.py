@@ -124,6 +124,24 @@ def puzzle_seed_startup(*, target: int = STARTUP_TARGET) -> PuzzleBatch | None:
         return batch
 
 
+def puzzles_from_matches(*, limit: int = 50) -> int:
+    """Store the puzzles of the last ``limit`` finished matches of public rooms (no private room,
+    no deal of the day: their cards are for their players, or sealed until the day ends), each
+    replayed from its record (``games.puzzles.record_puzzles``). Returns how many were stored."""
+    from games.models import Match
+    from games.records import match_record
+
+    matches = Match.objects.filter(
+        status=Match.Status.FINISHED, room__join_code__isnull=True, room__daily_day__isnull=True
+    ).order_by("-id")[:limit]
+    stored = 0
+    for match in matches.select_related("room"):
+        record = match_record(match, with_secret=True)
+        for puzzle in puzzles.record_puzzles(record, {"match": match.pk}):
+            stored += puzzle_store(puzzle) is not None
+    return stored
+
+
 def puzzle_batches_unfinished() -> list[tuple[int, int]]:
     return list(PuzzleBatch.objects.filter(finished__isnull=True).values_list("pk", "games"))
 

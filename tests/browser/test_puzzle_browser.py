@@ -72,3 +72,34 @@ def test_a_puzzle_is_solved_on_a_phone_through_the_rack(
     screenshot(page, "puzzle-phone-solved.png", full_page=False)
     screenshot(page, "puzzle-phone-solved-full.png")
     assert js_errors(page) == []
+
+
+@pytest.fixture
+def knock_puzzle(transactional_db: None) -> dict[str, Any]:
+    from games import puzzles as generator
+    from games.services import puzzles
+
+    found = next(generator.game_puzzles("t1", 4, kinds=("knock",)))
+    stored = puzzles.puzzle_store(found)
+    assert stored is not None
+    return {"id": stored.pk, "answer": stored.answer}
+
+
+def test_gin_15_a_knock_puzzle_shows_the_evaluators_figures(
+    browser: Any, server_url: str, knock_puzzle: dict[str, Any], screenshot: Callable[..., Any]
+) -> None:
+    # A visitor (no account): checked and explained, not rated.
+    page = open_path(browser, server_url, f"/puzzles/{knock_puzzle['id']}/", None, **PHONE)
+    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
+    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+    assert "Knock now, or discard and draw on?" in page.inner_text("#puzzle-task")
+    # The answer goes through the page's connection as the table's knock or discard button sends it.
+    page.evaluate(
+        "(move) => window.remiPuzzle.connection.sendCommand({type: 'move', id: 'c1', version: 1, move})",
+        knock_puzzle["answer"],
+    )
+    page.wait_for_selector('#puzzle[data-state="solved"]', timeout=15000)
+    assert page.locator(".puzzle-figures li").count() == 2
+    assert page.locator("#puzzle-rating-change").count() == 0
+    screenshot(page, "puzzle-phone-knock-solved.png", full_page=False)
+    assert js_errors(page) == []

@@ -31,7 +31,12 @@ from games.engine.tools.cli import TerminalGame, command_for, main, parse_comman
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_cli(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+#: A hang guard, not a bound the test checks: a bots-only match took 60 s of wall time on a machine
+#: at load average 20 (a fresh-clone ``make test`` beside other runs) and failed at the old 60 s.
+HANG_GUARD = 600
+
+
+def run_cli(*args: str, stdin: str = "", timeout: float = HANG_GUARD) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "games.engine", *args],
         input=stdin,

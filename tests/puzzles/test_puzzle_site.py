@@ -255,3 +255,25 @@ def test_gin_15_a_knock_puzzle_through_the_endpoint(db: None, client: Client) ->
     wrong = _answer(client, puzzle, other).json()
     assert (wrong["correct"], wrong["code"]) == (False, "wrong_choice")
     assert client.get(reverse("puzzle", args=[puzzle.pk])).status_code == 200
+
+
+def test_puzzles_come_from_finished_public_matches_of_the_site(make_user: Any) -> None:
+    from unittest import mock
+
+    from games.models import Match
+    from tests.site.test_history_pages import bot_match
+
+    ala = make_user("ala")
+    # A deal (its secret fixed) in which a seat reaches an opening that is not trivial.
+    with mock.patch("secrets.token_bytes", return_value=b"b" * 32):
+        match = bot_match(ala, "remi", {"rounds": 1})
+    assert match.status == Match.Status.FINISHED
+    stored = puzzle_services.puzzles_from_matches(limit=5)
+    assert stored >= 1
+    for puzzle in Puzzle.objects.all():
+        assert puzzle.source == {"match": match.pk, "round": 1, "moves": puzzle.source["moves"]}
+        state = engine.state_from_json(puzzle.state)
+        assert (
+            puzzles.check(state, puzzle.seat, puzzle.kind, puzzle.answer, puzzle.answer)["code"] == "solved"
+        )
+    assert puzzle_services.puzzles_from_matches(limit=5) == 0  # each position stored once
