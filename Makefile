@@ -109,6 +109,10 @@ flood: venv ## One account floods the server inside its limits while tables play
 loadtest: venv ## Play 200 tables x 4 seats over WebSockets against the server at LOADTEST_URL; prints figures
 	$(BIN)/python scripts/loadtest.py --url $(LOADTEST_URL) $(LOADTEST_ARGS)
 
+.PHONY: profile-move
+profile-move: venv ## One move's server path in one process: CPU and SQL statements per move, a cProfile (PROFILE_MOVE_ARGS)
+	$(BIN)/python scripts/profile_move.py $(PROFILE_MOVE_ARGS)
+
 check: lint typecheck test ## Lint, type check and test
 
 clean: ## Remove .venv, node_modules, the practice build, caches, collected static files and test databases (keeps db.sqlite3)

@@ -79,11 +79,15 @@ def frames(
 
     ``clock`` is the match's clock (``selectors.match_clock``) and ``seats`` the seats' states
     (``selectors.seats_field``), the same for every audience. ``sealed``: no frame carries the
-    deal's seed (a deal of the day, ``framing.frame_for``).
+    deal's seed (a deal of the day, ``framing.frame_for``). A bot's seat gets no frame: no
+    socket is ever in its group (a socket joins its user's seat's group, and a bot seat has no
+    user), and its view, with the opening hint of a hand that changes on each of its moves, was
+    the costliest part of building a bot move's frames.
     """
     events = tuple(events)
+    bots = {entry["seat"] for entry in seats or () if entry.get("kind") == "bot"}
     audiences: list[tuple[str, int | None]] = [
-        (seat_group(match_id, seat), seat) for seat in range(state.players)
+        (seat_group(match_id, seat), seat) for seat in range(state.players) if seat not in bots
     ]
     audiences.append((spectators_group(match_id), None))
     return [

@@ -100,8 +100,24 @@ def natural(rank: str, suit: str, copy: int = 0) -> Card:
     return Card(rank, suit, copy)
 
 
+#: Cards already parsed, by their text: a stored state is read back on every move (a hundred
+#: cards and more), always from the same few hundred texts. A ``Card`` is immutable, so one
+#: instance serves every reader. Bounded: texts from outside (moves) cannot make it grow for ever.
+_PARSED: dict[str, Card] = {}
+_PARSED_LIMIT = 4096
+
+
 def parse_card(text: str) -> Card:
     """Parse one card: ``7H``, ``10H``, ``7H#2``, ``JK``, ``JK#3``, ``JK(8H)``."""
+    card = _PARSED.get(text)
+    if card is None:
+        card = _parse_card(text)
+        if len(_PARSED) < _PARSED_LIMIT:
+            _PARSED[text] = card
+    return card
+
+
+def _parse_card(text: str) -> Card:
     raw = text.strip().upper()
     match = _CARD_RE.match(_TEN_RE.sub("T", raw))
     if match is None:

@@ -24,7 +24,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, engine, ratings, selectors
+from games import broadcast, engine, ratings, selectors, statements
 from games.errors import (
     MatchNotFoundError,
     NotSeatedError,
@@ -54,14 +54,9 @@ def commitment(secret: bytes, round_no: int) -> str:
 
 def match_locked(match_id: int) -> Match:
     # The room comes in the same query (the frames' clock reads its turn time); only the
-    # match row is locked.
-    match = (
-        Match.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("room")
-        .filter(pk=match_id)
-        .order_by("pk")  # not the model's ordering, which joins and sorts by the room
-        .first()
-    )
+    # match row is locked. One prepared statement (games/statements.py): the ORM's
+    # ``select_for_update(no_key=True, of=("self",)).select_related("room")`` without compiling it.
+    match = statements.locked_match(match_id)
     if match is None:
         raise MatchNotFoundError()
     return match
@@ -100,14 +95,17 @@ def record_move(
     after = transition.state
     match.set_game_state(after)
     match.version += 1
-    MoveRecord.objects.create(
-        match=match,
-        seq=match.version,
-        round_number=before.round_no,
-        seat=seat,
-        move=engine.move_to_json(move),
-        actor=actor,
-        command_id=command_id,
+    statements.insert_move(
+        MoveRecord(
+            match=match,
+            seq=match.version,
+            round_number=before.round_no,
+            seat=seat,
+            move=engine.move_to_json(move),
+            actor=actor,
+            command_id=command_id,
+            events=[{"kind": e.kind, "to": e.to, "data": e.data} for e in transition.events],
+        )
     )
     now = timezone.now()
     for result in after.results[len(before.results) :]:
@@ -131,7 +129,7 @@ def record_move(
     if new_turn:
         match.turn_started = match.resume_at or now
     match.turn_deadline = due_at(match=match, state=after, rows=rows, now=now)
-    match.save(update_fields=update_fields)
+    statements.update_match(match, update_fields)
     if after.is_over:
         ratings.on_match_over(match=match, state=after)  # once; in this transaction
     publish_after_commit(
