@@ -52,7 +52,9 @@ def ensure_embedded_worker() -> bool:
             # Live play (bot moves, timers) and background work (analyses, puzzles) each have a
             # worker thread: a bot's move never waits behind a minute of analysis.
             live, background = settings.CELERY_TASK_DEFAULT_QUEUE, settings.BACKGROUND_QUEUE
-            threading.Thread(target=_run_worker, args=(live, True), name="celery-embedded", daemon=True).start()
+            threading.Thread(
+                target=_run_worker, args=(live, True), name="celery-embedded", daemon=True
+            ).start()
             threading.Thread(
                 target=_run_worker, args=(background, False), name="celery-embedded-background", daemon=True
             ).start()

@@ -57,7 +57,9 @@ def tables(transactional_db: None) -> Tables:
 
 @pytest.fixture
 def server(tables: Tables, tmp_path: Path) -> Iterator[LiveServer]:
-    env = {"BOT_MOVE_DELAY": "0", "ROUND_PAUSE_SECONDS": "0.2"}
+    # No periodic sweep: it plays an overdue bot move itself (late, a few seconds after it was
+    # due), which would hide a bot move stuck in the queue behind the analysis.
+    env = {"BOT_MOVE_DELAY": "0", "ROUND_PAUSE_SECONDS": "0.2", "TURN_SWEEP_SECONDS": "0"}
     with serving(tmp_path, env=env, background_worker=True) as server:
         yield server
 
