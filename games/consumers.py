@@ -458,7 +458,7 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
 
     async def _send_fresh_frame(self) -> None:
         frame = await database_sync_to_async(selectors.match_frame_for)(
-            match_id=self.match_id, user=self.scope["user"]
+            match_id=self.match_id, user=self.scope["user"], with_log=True
         )
         self.last_frame = frame
         await self.send_json(frame)

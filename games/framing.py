@@ -50,19 +50,30 @@ def frame_for(
     if seats is not None and state.is_over:
         seats = [{**entry, "standin": False} for entry in seats]
     view = engine.view_for(state, seat)
-    seen = engine.events_for(tuple(events), seat)
     if sealed:
-        # The seed a view reveals once the match is over, and the one a round's end announces.
+        # The seed a view reveals once the match is over (and a round's end announces: below).
         view.pop("revealed_seed", None)
-        seen = [{key: value for key, value in event.items() if key != "seed"} for event in seen]
     return protocol.state_frame(
         view,
         version,
-        seen,
+        events_seen(events, seat, sealed=sealed),
         clock=clock,
         seats=seats,
         actor=actor,
     )
 
 
-__all__ = ["frame_for"]
+def events_seen(
+    events: Iterable[engine.Event], seat: int | None, *, sealed: bool = False
+) -> list[dict[str, Any]]:
+    """The events of a move as ``seat`` (None: the spectators) sees them in its frame: those it
+    may see (``engine.events_for``), without the seed a round's end announces when ``sealed``.
+    The frames after a move and the round's log a page opens with (``selectors.round_log``)
+    both read them here."""
+    seen = engine.events_for(tuple(events), seat)
+    if sealed:
+        seen = [{key: value for key, value in event.items() if key != "seed"} for event in seen]
+    return seen
+
+
+__all__ = ["events_seen", "frame_for"]

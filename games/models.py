@@ -286,6 +286,11 @@ class MoveRecord(models.Model):
     #: The ``id`` the client gave the command (None for bots and callers without one): a command
     #: resent with an id already recorded for this seat is not applied again.
     command_id = models.CharField(max_length=64, null=True, blank=True)
+    #: The events the move made, each with its audience (``{"kind", "to", "data"}``; ``to``:
+    #: None for everyone, else the one seat that may see it): the table's move log of a round,
+    #: sent to a page opened in the middle of it (``selectors.round_log``), filtered per seat
+    #: exactly as the live frames are (``engine.events_for``). Empty for moves stored before 0014.
+    events = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

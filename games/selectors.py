@@ -17,6 +17,7 @@ from games.models import (
     ChatMessage,
     ChatMute,
     Match,
+    MoveRecord,
     RatingChange,
     RatingStatus,
     Room,
@@ -105,22 +106,60 @@ def seat_for_move(
     return seat, already, rows
 
 
-def match_frame_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
-    """The state frame ``user`` may see now: their seat's view, or the spectators' view."""
+def match_frame_for(
+    *, match_id: int, user: AbstractBaseUser | AnonymousUser | None, with_log: bool = False
+) -> dict[str, Any]:
+    """The state frame ``user`` may see now: their seat's view, or the spectators' view.
+
+    ``with_log``: the frame also carries ``log``, the round's moves so far as this audience saw
+    them (``round_log``): the match page's first frame and a socket's first frame.
+    """
     match = Match.objects.select_related("room").filter(pk=match_id).order_by("pk").first()
     if match is None:
         raise MatchNotFoundError()
     rows = seat_rows(room_id=match.room_id)
     user_id = user.pk if user is not None and user.is_authenticated else None
     seat = next((row.index for row in rows if user_id is not None and row.user_id == user_id), None)
-    return framing.frame_for(
-        match.game_state(),
+    state = match.game_state()
+    sealed = match.room.daily_day is not None
+    frame = framing.frame_for(
+        state,
         seat,
         version=match.version,
         clock=match_clock(match),
         seats=seats_field(rows),
-        sealed=match.room.daily_day is not None,
+        sealed=sealed,
     )
+    if with_log:
+        frame["log"] = round_log(match_id=match.pk, round_no=state.round_no, seat=seat, sealed=sealed)
+    return frame
+
+
+def round_log(
+    *, match_id: int, round_no: int, seat: int | None, sealed: bool = False
+) -> list[dict[str, Any]]:
+    """The moves of round ``round_no`` so far, oldest first, as ``seat`` (None: a spectator)
+    saw them in the live frames: ``{"version", "actor", "events"}`` each, the events filtered by
+    ``framing.events_seen`` (as the live frames', ``sealed`` alike) from the stored ones
+    (``MoveRecord.events``), so a card drawn from the stock is named to the seat that drew it only.
+
+    A round with no move yet (a deal just made) gives the round before it, which the last move
+    ended: what a page that saw that move shows until the next one.
+    """
+    moves = MoveRecord.objects.filter(match_id=match_id).order_by("seq")
+    rows = list(moves.filter(round_number=round_no).values_list("seq", "actor", "events"))
+    if not rows and round_no > 1:
+        rows = list(moves.filter(round_number=round_no - 1).values_list("seq", "actor", "events"))
+    return [
+        {
+            "version": seq,
+            "actor": actor,
+            "events": framing.events_seen(
+                (engine.Event(e["kind"], dict(e["data"]), e["to"]) for e in events), seat, sealed=sealed
+            ),
+        }
+        for seq, actor, events in rows
+    ]
 
 
 def match_version(*, match_id: int) -> int:

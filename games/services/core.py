@@ -109,6 +109,7 @@ def record_move(
             move=engine.move_to_json(move),
             actor=actor,
             command_id=command_id,
+            events=[{"kind": e.kind, "to": e.to, "data": e.data} for e in transition.events],
         )
     )
     now = timezone.now()

@@ -27,7 +27,7 @@ from games.views.common import is_member
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         match = selectors.match_get(match_id=match_id)
-        frame = selectors.match_frame_for(match_id=match_id, user=request.user)
+        frame = selectors.match_frame_for(match_id=match_id, user=request.user, with_log=True)
     except MatchNotFoundError as error:
         raise Http404(str(error)) from error
     if match.room.join_code and not is_member(match.room, request.user):

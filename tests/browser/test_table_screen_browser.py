@@ -6,10 +6,14 @@ Each seat's page has its own size. At every step of the round played through the
 frame after each move), on every page: the rack, the action bar, the stock, the newest discard
 and whose turn it is are inside the window and not covered (``elementFromPoint``), the page
 does not scroll (``scrollHeight <= innerHeight``) nor sideways; on the phones every card of the
-rack and every button of the action bar is at least 44 px tall and wide enough to tap. The
-layout does not shift during play (Cumulative Layout Shift, PerformanceObserver, stays 0), the
-move log holds every move of the round in order, and no page logs a console error. Screenshots
-of each variant at each size go to tests/browser/artifacts/ (table-<variant>-<w>x<h>.png).
+rack and every button of the action bar is at least 44 px tall and wide enough to tap, and
+things are shown whole (``PHONE_CHECK``): whose turn, the hand's bar on one line, the stock's
+label, the info box without scrolling, a one-line action bar while waiting, two rack rows for a
+hand of up to 13 cards, no older discard peeking above the Remi row's newest; the Remik
+table's melds two by two (four in view at 360x740, all six at 390x844). The layout does not
+shift during play (Cumulative Layout Shift, PerformanceObserver, stays 0), the move log holds
+every move of the round in order, and no page logs a console error. Screenshots of each variant
+at each size go to tests/browser/artifacts/ (table-<variant>-<w>x<h>.png).
 """
 
 from __future__ import annotations
@@ -101,6 +105,67 @@ TAP_CHECK = """
     }
   }
   return small;
+}
+"""
+
+
+# What a phone shows whole (issue 14's phone polish): [problems], checked at every step.
+PHONE_CHECK = """
+() => {
+  const problems = [];
+  const lines = (el) => {  // how many lines the text of el takes
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    return new Set(rects.map((r) => Math.round(r.bottom))).size;
+  };
+  const turn = document.getElementById("turn-line");
+  if (turn && (turn.scrollHeight > turn.clientHeight + 1 || turn.scrollWidth > turn.clientWidth + 1)) {
+    problems.push(`whose turn is cut: ${turn.textContent}`);
+  }
+  const timer = document.getElementById("turn-timer");
+  if (timer && timer.scrollWidth > timer.clientWidth + 1) {
+    problems.push(`the clock is cut: ${timer.textContent}`);
+  }
+  const bar = '[data-key="sort-runs"], [data-key="sort-sets"], [data-key="lay-all"]';
+  const sorts = [...document.querySelectorAll(bar)];
+  const tops = new Set(sorts.map((b) => Math.round(b.getBoundingClientRect().top)));
+  if (tops.size > 1) problems.push(`the hand's bar wraps: tops ${[...tops]}`);
+  for (const b of sorts.slice(0, 2)) {
+    if (lines(b) > 1) problems.push(`${b.dataset.key} takes ${lines(b)} lines`);
+  }
+  for (const el of document.querySelectorAll("#tbl-board .stock > span")) {
+    if (lines(el) > 1) problems.push(`the stock's "${el.textContent}" wraps`);
+  }
+  const info = document.getElementById("mine-info");
+  if (info && info.scrollHeight > info.clientHeight + 1) problems.push("the hand's info box scrolls");
+  const controls = document.getElementById("controls");
+  if (controls && !document.querySelector("#turn-line.mine") && !document.querySelector("#controls button")) {
+    const height = controls.getBoundingClientRect().height;
+    if (height > 44) problems.push(`the action bar takes ${Math.round(height)} px while waiting`);
+  }
+  const hand = document.querySelectorAll("#hand li.slot:not(.empty)").length;
+  const rows = Number(getComputedStyle(document.getElementById("tbl")).getPropertyValue("--rack-rows"));
+  if (hand && hand <= 13 && rows > 2) problems.push(`${hand} cards reserve ${rows} rack rows`);
+  const row = document.querySelector(".discards.row");
+  if (row) {
+    const box = row.getBoundingClientRect();
+    const cards = [...row.querySelectorAll("li")].map((li) => li.getBoundingClientRect());
+    const last = Math.max(...cards.map((r) => r.top));
+    const peeking = cards.filter((r) => r.top < last - 1 && r.bottom > box.top + 1 && r.top < box.bottom);
+    if (peeking.length) problems.push(`${peeking.length} older discards peek above the newest row`);
+  }
+  return problems;
+}
+"""
+
+# The table melds wholly inside the felt's scrolling area.
+MELDS_IN_VIEW = """
+() => {
+  const area = document.querySelector(".board-scroll").getBoundingClientRect();
+  return [...document.querySelectorAll(".table-melds .table-meld")]
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.top >= area.top - 0.5 && r.bottom <= area.bottom + 0.5).length;
 }
 """
 
@@ -260,6 +325,7 @@ def _check(page: Any) -> None:
     assert problems == [], f"{size['width']}x{size['height']}: {problems}"
     if size["width"] < 600:
         assert page.evaluate(TAP_CHECK) == [], f"{size['width']}x{size['height']}: small tap targets"
+        assert page.evaluate(PHONE_CHECK) == [], f"{size['width']}x{size['height']}"
 
 
 def _shoot(pages: list[Any], artifacts: Path, variant: str, suffix: str = "") -> None:
@@ -298,6 +364,11 @@ def test_remik51_four_seats_six_melds_fit_every_screen_through_a_round(
     for p in pages:
         _check(p)
         assert p.locator(".table-melds .table-meld").count() == 6
+    # On the phones the melds go two by two: one per line showed two whole ones (and half of a
+    # third); now four at 360x740, all six at 390x844 and on the laptops.
+    in_view = [p.evaluate(MELDS_IN_VIEW) for p in pages]  # 1366, 390, 1280, 360
+    assert in_view[:3] == [6, 6, 6], in_view
+    assert in_view[3] >= 4, in_view
     # A full turn of the table, each seat drawing and discarding through its page.
     _play_turns(pages, 4)
     _shoot(pages, artifacts, "remik51")

@@ -11,7 +11,12 @@ every frame received at that version is checked against it:
   that are public in this round (face up on the discard pile, in a meld, the atu, consumed);
 * no frame has the stock order, the match secret, or a round's seed before that round is over;
   the seed revealed at the end of a round matches the commitment every frame showed before;
-* the spectator's frames hold no hand at all.
+* the spectator's frames hold no hand at all;
+* the round's move log a page gets when it opens (the ``log`` of ``selectors.match_frame_for``
+  and of a new socket's first frame), read for every audience after every move, is exactly the
+  events of the live frames that audience received in the round, move by move: a card drawn
+  from the stock is named to its drawer only, and nothing is in it that the live frames did not
+  show that audience.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-from games import engine, services
+from games import engine, selectors, services
 from games.engine.bots import candidate_moves, choose_move
 from games.models import Match, Round
 from tests.realtime.sockets import TIMEOUT, open_socket, session_cookie, strings_in
@@ -63,6 +68,8 @@ class Game:
     spectator_cookie: str
     states: dict[int, engine.GameState] = field(default_factory=dict)
     frames: list[Received] = field(default_factory=list)
+    #: The frame with ``log`` each audience would get on opening the page, after each version.
+    opened: dict[int, dict[int | str, dict[str, Any]]] = field(default_factory=dict)
 
 
 def _start(variant: str, options: dict[str, Any]) -> Game:
@@ -87,6 +94,21 @@ def _start(variant: str, options: dict[str, Any]) -> Game:
 def _db_state(match_id: int) -> tuple[int, engine.GameState]:
     match = Match.objects.get(pk=match_id)
     return match.version, match.game_state()
+
+
+def _opened_frames(match_id: int) -> dict[int | str, dict[str, Any]]:
+    """The first frame (with the round's log) of a page each audience opens now."""
+    users = get_user_model().objects
+    frames: dict[int | str, dict[str, Any]] = {
+        seat: selectors.match_frame_for(
+            match_id=match_id, user=users.get(username=f"player{seat}"), with_log=True
+        )
+        for seat in range(SEATS)
+    }
+    frames[SPECTATOR] = selectors.match_frame_for(
+        match_id=match_id, user=users.get(username="watcher"), with_log=True
+    )
+    return frames
 
 
 def _revealed_seeds(match_id: int) -> dict[int, str | None]:
@@ -160,6 +182,7 @@ async def _play_match(game: Game) -> None:
             stored_version, state = await database_sync_to_async(_db_state)(game.match_id)
             assert stored_version == version
             game.states[version] = state
+            game.opened[version] = await database_sync_to_async(_opened_frames)(game.match_id)
             assert version < 2000, "the match does not end"
         for socket in sockets.values():
             assert await socket.receive_nothing(timeout=0.1)
@@ -314,6 +337,35 @@ def _check_reveals(game: Game, revealed: dict[int, str | None]) -> None:
     }
 
 
+def _check_logs(game: Game) -> None:
+    """Each opened page's ``log`` is the live frames' events of the round, as that audience got them."""
+    live: dict[tuple[int | str, int], dict[str, Any]] = {}
+    for received in game.frames:
+        if received.frame["type"] == "state" and received.frame["events"]:
+            live[(received.audience, received.frame["version"])] = received.frame
+    round_of = {version: game.states[version - 1].round_no for version in game.states if version > 0}
+    own_draws = 0
+    for version, frames in game.opened.items():
+        state = game.states[version]
+        moves = [v for v in sorted(round_of) if v <= version and round_of[v] == state.round_no]
+        if not moves and state.round_no > 1:
+            moves = [v for v in sorted(round_of) if v <= version and round_of[v] == state.round_no - 1]
+        for audience, frame in frames.items():
+            assert_frame(frame)
+            assert frame["version"] == version
+            assert not _keys(frame) & FORBIDDEN_KEYS
+            expected = [
+                {"version": v, "actor": "player", "events": live[(audience, v)]["events"]} for v in moves
+            ]
+            assert frame["log"] == expected, f"{audience} at version {version}"
+            # A card drawn from the stock is named to the seat that drew it, to nobody else.
+            named = [e for entry in frame["log"] for e in entry["events"] if e["kind"] == "drew_card"]
+            assert all(e["seat"] == audience for e in named), f"{audience} at version {version}: {named}"
+            own_draws += len(named)
+            assert game.secret.hex() not in json.dumps(frame)
+    assert own_draws > 0  # the seats' logs do name their own draws
+
+
 # A hang guard, not a time limit: ~5 s on an idle machine, ten times that on a crowded one.
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize(
@@ -334,4 +386,15 @@ async def test_no_frame_of_a_whole_match_shows_what_its_audience_may_not_see(
     for received in game.frames:
         _check_frame(game, received, public)
     _check_reveals(game, await database_sync_to_async(_revealed_seeds)(game.match_id))
+    _check_logs(game)
+    # A new socket's first frame carries the same log as the page.
+    last = max(game.states)
+    for audience, cookie in [*enumerate(game.cookies), (SPECTATOR, game.spectator_cookie)]:
+        async with _connected(game.match_id, cookie) as socket:
+            output = await socket.receive_output(timeout=TIMEOUT)
+            assert output["type"] == "websocket.send", output
+            first = json.loads(output["text"])
+            assert first["version"] == last
+            assert first["log"] == game.opened[last][audience]["log"]
+            assert first["log"], "the last round's moves"
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -21,6 +21,7 @@ export function installDrag(root, { drop, accepts = () => true }) {
   let swallowClick = false;
   let tapUntil = 0; // a finger's tap was clicked by the page until then
   let clicking = false;
+  let tapAt = null; // where that finger's tap was
 
   const targetAt = (x, y) => {
     const el = document.elementFromPoint(x, y);
@@ -88,6 +89,7 @@ export function installDrag(root, { drop, accepts = () => true }) {
       press = null;
       if (event.pointerType === "touch") {
         tapUntil = performance.now() + TAP_WINDOW_MS;
+        tapAt = { x: event.clientX, y: event.clientY };
         clicking = true;
         el.click();
         clicking = false;
@@ -107,9 +109,11 @@ export function installDrag(root, { drop, accepts = () => true }) {
   });
 
   // The click the browser sends after a drag is not a tap; nor is its click after a finger's tap
-  // the page has already clicked.
+  // the page has already clicked, whatever is under the finger by then: the page has redrawn
+  // after the tap, and a button may now stand where the card was (it must not be pressed).
   root.addEventListener("click", (event) => {
-    if (!clicking && performance.now() < tapUntil && event.target instanceof Element && event.target.closest("[data-drag]")) {
+    const sameTap = tapAt && Math.abs(event.clientX - tapAt.x) <= 12 && Math.abs(event.clientY - tapAt.y) <= 12;
+    if (!clicking && performance.now() < tapUntil && sameTap) {
       tapUntil = 0;
       event.stopPropagation();
       event.preventDefault();

@@ -199,13 +199,14 @@ function fitBlockLabels() {
   const gap = parseFloat(style.columnGap) || 0;
   const inner = rack.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const cols = Math.max(1, Math.floor((inner + gap) / (first.getBoundingClientRect().width + gap)));
-  // The rack reserves the rows its cards need plus room for Rack.SPARE empty slots (at most one
-  // spare row) for arranging; the felt gets the rest, and slots past them scroll inside the rack.
+  // The rack reserves the rows its cards need with one slot to spare (a card drawn fits): a
+  // phone's 12 or 13 cards take two rows, not a third nearly empty one; the felt gets the rest,
+  // and slots past them (the empty slots for arranging) scroll inside the rack.
   // It counts cards, not the slots they reach, so arranging or sorting never resizes it; it keeps
   // the height of its most rows during a deal (at this width): it grows only when the hand grows
   // past a row. A new deal (syncRack) or another width starts again.
   const cards = rack.querySelectorAll("li.slot:not(.empty)").length;
-  const rows = Math.max(1, Math.ceil((cards + Rack.SPARE) / cols));
+  const rows = Math.max(1, Math.ceil((cards + 1) / cols));
   if (model.rackCols !== cols) {
     model.rackRows = 0;
     model.rackCols = cols;
@@ -529,8 +530,11 @@ function applyState(frame) {
 
 // --- the move log ---------------------------------------------------------------------------------
 // One line per frame that carries a move's events (a frame is one move: docs/protocol.md), in the
-// page's language; a move a stand-in played for a seat says so ("bot for Ala: …"). The log of the
-// round is kept in this tab (sessionStorage) so that a reload keeps it.
+// page's language; a move a stand-in played for a seat says so ("bot for Ala: …"). The page's
+// first frame and a socket's first frame carry the round's moves so far (`log`, each move's events
+// as this seat saw them live): a page opened, reloaded or reconnected in the middle of a round
+// has every move since the deal. The log is also kept in this tab (sessionStorage), for a table
+// whose frames carry no `log` (practice).
 
 const logKey = `remi.log.${matchId}.${seatNo === null || seatNo === undefined ? "watch" : seatNo}`;
 
@@ -548,6 +552,24 @@ function logLine(frame) {
   return { version: frame.version, text, standin, kind: actorSeat ? actorSeat.kind : "" };
 }
 
+/** The round's log from a frame's `log` (docs/protocol.md); false if the frame has none. */
+function takeLog(frame) {
+  if (!Array.isArray(frame.log) || frame.version < model.frame.version) return false;
+  const lines = [];
+  let done = false;
+  for (const entry of frame.log) {
+    const line = logLine({ version: entry.version, events: entry.events, actor: entry.actor, view: frame.view });
+    if (line) lines.push(line);
+    done = (entry.events || []).some((e) => e.kind === "round_over");
+  }
+  model.log = lines;
+  model.logDone = done;
+  const last = lines[lines.length - 1];
+  model.lastEvents = last ? last.text : "";
+  saveLog();
+  return true;
+}
+
 function saveLog() {
   try {
     sessionStorage.setItem(logKey, JSON.stringify({ version: model.frame.version, done: model.logDone, lines: model.log }));
@@ -557,6 +579,7 @@ function saveLog() {
 }
 
 function loadLog() {
+  if (takeLog(initial)) return;
   try {
     const kept = JSON.parse(sessionStorage.getItem(logKey) || "null");
     if (kept && kept.version <= initial.version && Array.isArray(kept.lines)) {
@@ -583,6 +606,7 @@ function onFrame(frame) {
       model.frame = { ...model.frame, seats: frame.seats }; // same game, a seat came or went
     }
     applyState(frame);
+    takeLog(frame);
     comeBackAfterReload();
   } else if (frame.type === "error" && frame.code !== "rate_limited") {
     // Nothing was applied: keep the move being built so it can be corrected. (A rate-limited

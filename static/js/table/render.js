@@ -210,6 +210,11 @@ export function renderPrefs(model) {
     toggle("sound", t("Sound on your turn"), model.prefs.sound, () => model.setPref("sound", !model.prefs.sound)));
 }
 
+/** The stock's label: its word and its count, each on a line of its own. */
+function stockLabel(view) {
+  return [h("span", { class: "stock-word" }, t("Stock")), h("span", { class: "stock-count" }, String(view.stock_size))];
+}
+
 export function renderBoard(model, f, act) {
   const { view } = f;
   const row = isRow(view);
@@ -218,8 +223,8 @@ export function renderBoard(model, f, act) {
   const canDraw = f.turnOpen && f.moves.includes("draw") && !f.taking;
 
   const stock = canDraw
-    ? button(`${t("Stock")} · ${view.stock_size}`, act.draw, { key: "stock", cls: "stock stock-live", disabled: !f.canAct, ariaLabel: tn("Draw from the stock (%(n)s card)", "Draw from the stock (%(n)s cards)", view.stock_size) })
-    : h("div", { class: "stock", role: "img", "aria-label": tn("stock: %(n)s card", "stock: %(n)s cards", view.stock_size) }, `${t("Stock")} · ${view.stock_size}`);
+    ? button(stockLabel(view), act.draw, { key: "stock", cls: "stock stock-live", disabled: !f.canAct, ariaLabel: tn("Draw from the stock (%(n)s card)", "Draw from the stock (%(n)s cards)", view.stock_size) })
+    : h("div", { class: "stock", role: "img", "aria-label": tn("stock: %(n)s card", "stock: %(n)s cards", view.stock_size) }, stockLabel(view));
 
   // The atu (Remi) can be pulled into a new meld in the going-out move: selectable like a hand card.
   let atuCard = null;
@@ -355,8 +360,8 @@ export function renderMine(model, f, act) {
     h("div", { class: "mine-bar" },
       h("h2", { id: "hand-title", class: "visually-hidden" }, t("Your hand (%(n)s)", { n: view.hand.length })),
       h("span", { class: "sort-buttons", role: "group", "aria-label": t("Sort the rack") },
-        button(t("Sort: runs"), () => act.sortRack("runs"), { key: "sort-runs", cls: "small quiet", ariaLabel: t("Sort the rack by runs") }),
-        button(t("Sort: sets"), () => act.sortRack("sets"), { key: "sort-sets", cls: "small quiet", ariaLabel: t("Sort the rack by sets") })),
+        button(sortLabel(t("Sort: runs")), () => act.sortRack("runs"), { key: "sort-runs", cls: "small quiet", ariaLabel: t("Sort the rack by runs") }),
+        button(sortLabel(t("Sort: sets")), () => act.sortRack("sets"), { key: "sort-sets", cls: "small quiet", ariaLabel: t("Sort the rack by sets") })),
       renderLayAll(model, f, act)),
     h("div", { class: "mine-info", id: "mine-info", dataset: { scrollKey: "mine-info" } },
       you && you.opening ? renderOpening(model, f, act) : null,
@@ -365,6 +370,13 @@ export function renderMine(model, f, act) {
     renderRack(model, f, act),
     renderControls(model, f, act),
   ];
+}
+
+/** "Sort: runs" as its prefix and its word: a phone shows the word alone (table.css). */
+function sortLabel(text) {
+  const at = text.indexOf(":");
+  if (at < 0) return text;
+  return [h("span", { class: "sort-prefix" }, text.slice(0, at + 1) + " "), h("span", { class: "sort-word" }, text.slice(at + 1).trim())];
 }
 
 const SOURCE_NOTE = {
@@ -618,10 +630,12 @@ function renderControls(model, f, act) {
   }
   if (selected.length) controls.push(button(t("Unselect"), act.unselect, { key: "unselect", cls: "quiet small" }));
 
+  // Nothing to press (another seat's turn): the bar is its hint line alone and the rack below
+  // the cards gets its height (table.css), so nothing on the table moves when the turn comes.
   return h(
     "div",
-    { class: "controls", id: "controls" },
-    h("div", { class: "buttons" }, controls),
+    { class: `controls${controls.length ? "" : " idle"}`, id: "controls" },
+    controls.length ? h("div", { class: "buttons" }, controls) : null,
     h("p", { class: "hint", id: "hint", title: hintText(model, f, step) || null }, hintText(model, f, step)),
     errorHere(model, f, "controls"),
   );
