@@ -6,7 +6,8 @@ what was seen on the old page and checks what the table does now.
 * item 10: the rack is one tab stop; arrows move the focus, Shift+arrows the card; D, X, ? work;
   from the rack "Discard" is a few Tab presses away;
 * item 11: disabled buttons are readable (contrast ≥ 4.5:1) and "Lay down all" drops an old label;
-* item 12: on the phone the rack does not move when the lay-down text changes after a sort;
+* item 12: on the phone (390x844) the rack does not move when a sort changes the engine's reason
+  for not laying down, and with it the lay-down text's length;
 * item 13: the title and the icon say that it is your turn, then that your clock runs out.
 """
 
@@ -26,6 +27,24 @@ pytestmark = pytest.mark.timeout(240)
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 720}}
+PHONE_390 = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+# Where the rack is in the window (where a finger taps), at every frame, into window.__rack; the
+# page rebuilds its regions, so #hand is looked up again each frame.
+RACK_WATCH = """
+() => {
+  window.__rack = [];
+  const watch = () => {
+    const hand = document.querySelector("#hand");
+    if (hand) {
+      const r = hand.getBoundingClientRect();
+      window.__rack.push([r.x, r.y].map((v) => Math.round(v * 10) / 10));
+    }
+    requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
+}
+"""
 
 CONTRAST = """
 (el) => {
@@ -93,6 +112,27 @@ def not_opened(transactional_db: None) -> Table:
         melds=[(1, "6H 7H 8H")],
         discard="5D",
         opened=[False, True],
+        turn=0,
+        phase="play",
+        turns_started=[3, 3],
+        names=["ala", "bartek"],
+    )
+    rig(match, state)
+    return Table(match.pk, seat_of(players, 0), seat_of(players, 1))
+
+
+@pytest.fixture
+def sorts_change_the_reason(transactional_db: None) -> Table:
+    """Ala has drawn and not opened. Sorted by rank her three sevens stand as a set (the engine: the
+    opening needs a pure run); sorted by suit no block is a meld (the engine: nothing to lay): the
+    lay-down text changes length with each sort."""
+    players = users(2)
+    match = _start(players, b"keys sorts change the reason")
+    state = engine.position(
+        engine.variant("remik51", max_players=2),
+        hands=["7S 7H 7C 2D 9D KS 4C QH JD", "2H 3C 4S 6D 8S TC QS KH"],
+        discard="5D",
+        opened=[False, False],
         turn=0,
         phase="play",
         turns_started=[3, 3],
@@ -221,7 +261,7 @@ def test_your_turn_shows_in_the_title_and_icon_then_the_clock_warning_issue_14_i
     assert ala.evaluate("localStorage.getItem('remi.cards.sound')") == "1"
 
 
-def test_disabled_lay_down_is_readable_and_the_phone_rack_stays_put_issue_14_items_11_12(
+def test_disabled_lay_down_is_readable_issue_14_item_11(
     not_opened: Table, server_url: str, browser: Any
 ) -> None:
     ala = open_page(browser, server_url, not_opened.match_id, not_opened.ala, **PHONE)
@@ -229,18 +269,37 @@ def test_disabled_lay_down_is_readable_and_the_phone_rack_stays_put_issue_14_ite
     lay = ala.locator('[data-key="lay-all"]')
     assert lay.is_disabled()
     assert ala.evaluate(CONTRAST, lay.element_handle()) >= 4.5  # before: 2.15:1
+
+
+def test_the_phone_rack_stays_put_when_a_sort_changes_the_lay_down_text_issue_14_item_12(
+    sorts_change_the_reason: Table, server_url: str, browser: Any
+) -> None:
+    table = sorts_change_the_reason
+    ala = open_page(browser, server_url, table.match_id, table.ala, **PHONE_390)
+    ala.wait_for_selector('#table-app[data-rack="checked"]', timeout=10000)
+    ala.locator('[data-key="sort-sets"]').tap()
+    ala.wait_for_selector('#table-app[data-rack="checked"]', timeout=10000)
+    ala.wait_for_timeout(350)
     rack = ala.locator("#hand").bounding_box()
+    assert rack
+    at = [round(rack[k] * 10) / 10 for k in ("x", "y")]
     ala.evaluate(
         """window.__moves = [];
         new PerformanceObserver((l) => {
           for (const e of l.getEntries()) if (!e.hadRecentInput) window.__moves.push(e.value);
         }).observe({type: "layout-shift"})"""
     )
-    for mode in ("sort-sets", "sort-runs", "sort-sets"):
+    ala.evaluate(RACK_WATCH)
+    # The engine's reason after each sort: its text is twice as long sorted by suit (two lines on
+    # the old page, above the rack) as sorted by rank.
+    for mode, code in (("sort-runs", "nothing_to_lay"), ("sort-sets", "opening_needs_run")) * 2:
+        ala.evaluate("window.__rack.length = 0")
         ala.locator(f'[data-key="{mode}"]').tap()
+        ala.wait_for_selector(f'#lay-reason[data-code="{code}"]', state="attached", timeout=10000)
         ala.wait_for_selector('#table-app[data-rack="checked"]', timeout=10000)
         ala.wait_for_timeout(350)  # past the 140 to 290 ms where the old text changed
-        assert ala.locator("#hand").bounding_box() == rack
+        boxes = {tuple(box) for box in ala.evaluate("window.__rack")}
+        assert boxes == {tuple(at)}, f"{mode}: the rack moved: {sorted(boxes)} (it was at {at})"
     assert ala.evaluate("window.__moves") == []
 
 
