@@ -445,24 +445,19 @@ def game_puzzles(seed: str, game_no: int, kinds: Sequence[str] = KINDS) -> Itera
     rules = engine.variant(name, **options)
     players = 2 + (game_no // len(SOURCES)) % (min(rules.max_players, 4) - 1)
     state = engine.new_game(rules, players, f"{seed}:{game_no}")
-    found: set[tuple[int, str]] = set()
-    for moves in range(MAX_MOVES):
+    yield from _scan(_bot_round(state), {"seed": seed, "game": game_no, "players": players}, kinds)
+
+
+def _bot_round(state: GameState) -> Iterator[GameState]:
+    """The states of a bot game's first round, each seat played by the normal bot, until the round
+    ends or, in a rummy variant, every seat has opened (no opening is left to find)."""
+    for _ in range(MAX_MOVES):
         if state.is_over or state.round_no != 1:
             return
         if state.rules.family == "rummy" and all(engine.opened_seats(state)):
             return
-        seat = state.turn
-        if state.phase == "play" and not engine.opened_seats(state)[seat]:
-            for kind in kinds:
-                if (seat, kind) in found:
-                    continue
-                result = FINDERS[kind](state, seat)
-                if result is not None:
-                    found.add((seat, kind))
-                    answer, figures = result
-                    source = {"seed": seed, "game": game_no, "moves": moves, "players": players}
-                    yield Puzzle(kind, state, seat, answer, source, figures or None)
-        state = _bot_step(state, seat)
+        yield state
+        state = _bot_step(state, state.turn)
 
 
 def generate(seed: str, *, kinds: Sequence[str] = KINDS, start: int = 0) -> Iterator[Puzzle]:
