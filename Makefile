@@ -41,7 +41,7 @@ run: venv npm ## Serve on HOST:PORT with daphne (SQLite by default; a celery wor
 	  $(BIN)/daphne -b $(HOST) -p $(PORT) remi_site.asgi:application; \
 	else exec $(BIN)/daphne -b $(HOST) -p $(PORT) remi_site.asgi:application; fi
 
-worker: venv ## Run a celery worker (needs REDIS_URL: the default memory:// broker is per process)
+worker: venv ## Run a celery worker on both queues, live and background (needs REDIS_URL; docs/operations.md)
 	@if [ -z "$$REDIS_URL" ]; then \
 	  echo "make worker needs REDIS_URL: the default memory:// broker cannot be shared between processes." >&2; \
 	  exit 2; fi

@@ -10,6 +10,9 @@ on by default when ``REDIS_URL`` is unset). The same task code runs as under a s
   process, after forgetting the seats' sockets of the previous run (the only server process had
   them all). The ``WorkController`` is built *and* started inside that thread: built on the event
   loop, Celery's Django fixup raises SynchronousOnlyOperation.
+* Two such threads: one consumes the default queue (live play: bot moves, turn timers, sweeps),
+  the other ``BACKGROUND_QUEUE`` (a round's analysis, puzzle generation: ``CELERY_TASK_ROUTES``),
+  so live play never waits behind background work. Both pass through the same task gate.
 * Its sends reach the server's sockets through ``games.broadcast.send_many`` (handed to the
   server's loop). When the server stops, ``games.servers.shutdown`` closes the task gate: the
   worker thread (a daemon) starts no task after that, and the process exits without it.
@@ -46,7 +49,15 @@ def ensure_embedded_worker() -> bool:
     with _lock:
         if _worker_pid != pid:
             _forget_sockets()
-            threading.Thread(target=_run_worker, name="celery-embedded", daemon=True).start()
+            # Live play (bot moves, timers) and background work (analyses, puzzles) each have a
+            # worker thread: a bot's move never waits behind a minute of analysis.
+            live, background = settings.CELERY_TASK_DEFAULT_QUEUE, settings.BACKGROUND_QUEUE
+            threading.Thread(
+                target=_run_worker, args=(live, True), name="celery-embedded", daemon=True
+            ).start()
+            threading.Thread(
+                target=_run_worker, args=(background, False), name="celery-embedded-background", daemon=True
+            ).start()
             _worker_pid = pid
     return True
 
@@ -88,7 +99,9 @@ class AnnouncesReady:
         signals.worker_ready.send(sender=consumer)
 
 
-def _run_worker() -> None:
+def _run_worker(queue: str, announce_ready: bool) -> None:
+    """A worker (solo pool, one task at a time) consuming ``queue`` only; the live one (the default
+    queue) ``announce_ready`` so that the start-up sweep is queued once."""
     from celery.worker import WorkController
 
     from remi_site.celery import app
@@ -97,13 +110,18 @@ def _run_worker() -> None:
         pass
 
     try:
+        # Both threads start at once: the tasks must be registered before either consumer reads
+        # them (the autodiscovery inside ``start`` runs in one thread only).
+        import games.tasks  # noqa: F401
+
         app.finalize()
         app.set_current()
-        worker = EmbeddedWorkController(
+        worker = (EmbeddedWorkController if announce_ready else WorkController)(
             app=app,
             pool="solo",
             concurrency=1,
-            hostname=f"embedded-{os.getpid()}@localhost",
+            queues=[queue],
+            hostname=f"embedded-{queue}-{os.getpid()}@localhost",
             without_heartbeat=True,
             without_mingle=True,
             without_gossip=True,

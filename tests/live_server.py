@@ -150,10 +150,13 @@ def start_daphne(
             time.sleep(0.05)
 
 
-def start_celery_worker(log_dir: Path, *, env: Mapping[str, str] | None = None) -> LiveServer:
-    """A ``celery worker`` (solo pool) on this run's queue and the test database (needs REDIS_URL).
+def start_celery_worker(
+    log_dir: Path, *, env: Mapping[str, str] | None = None, queues: tuple[str, ...] = ()
+) -> LiveServer:
+    """A ``celery worker`` (solo pool) on this run's queues and the test database (needs REDIS_URL).
 
-    Returned as a ``LiveServer`` without a port, for its ``stop`` and its log.
+    ``queues``: only these (``-Q``); by default both, live play's and background work's
+    (``CELERY_TASK_QUEUES``). Returned as a ``LiveServer`` without a port, for its ``stop`` and its log.
     """
     environment = dict(
         os.environ,
@@ -171,6 +174,8 @@ def start_celery_worker(log_dir: Path, *, env: Mapping[str, str] | None = None) 
         "-n",
         f"test-{uuid.uuid4().hex}@%h",
     ]
+    if queues:
+        command += ["-Q", ",".join(queues)]
     with log.open("wb") as out:
         process = subprocess.Popen(
             command, cwd=settings.BASE_DIR, env=environment, stdout=out, stderr=subprocess.STDOUT
@@ -180,14 +185,21 @@ def start_celery_worker(log_dir: Path, *, env: Mapping[str, str] | None = None) 
 
 @contextmanager
 def serving(
-    log_dir: Path, *, env: Mapping[str, str] | None = None, heartbeat: float = 0.0, worker: bool = True
+    log_dir: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    heartbeat: float = 0.0,
+    worker: bool = True,
+    background_worker: bool = False,
 ) -> Iterator[LiveServer]:
     """The site as ``make run`` serves it, on the test database, until the block ends.
 
     Without REDIS_URL: one daphne with the embedded worker. Under REDIS_URL: daphne and, if
     ``worker``, a ``celery worker`` process (this run's queue is purged first, so the server's
     worker does not run an earlier test's tasks). Both are stopped, and waited for, at the end;
-    their logs' tails are printed (pytest shows them when the test fails).
+    their logs' tails are printed (pytest shows them when the test fails). ``background_worker``
+    (under REDIS_URL): two worker processes, one on live play's queue and one on background
+    work's, as docs/operations.md advises (the embedded mode always has both threads).
     """
     from remi_site.celery import app
 
@@ -200,7 +212,12 @@ def serving(
         )
         processes.append(server)
         if settings.REDIS_URL and worker:
-            processes.append(start_celery_worker(log_dir, env=env))
+            if background_worker:
+                live, background = settings.CELERY_TASK_DEFAULT_QUEUE, settings.BACKGROUND_QUEUE
+                processes.append(start_celery_worker(log_dir, env=env, queues=(live,)))
+                processes.append(start_celery_worker(log_dir, env=env, queues=(background,)))
+            else:
+                processes.append(start_celery_worker(log_dir, env=env))
         yield server
     finally:
         for process in processes:

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -287,6 +288,17 @@ else:
 CELERY_EMBEDDED_WORKER = env_bool("EMBEDDED_WORKER", default=not REDIS_URL)
 #: Its own queue per parallel test run (see TOX_PARALLEL_ENV above); "celery" otherwise.
 CELERY_TASK_DEFAULT_QUEUE = f"celery{_TEST_SUFFIX}"
+#: Long background work (a round's analysis, puzzle generation) has a queue of its own, so that
+#: a bot's move or a turn timer never waits behind it: the embedded mode runs a second worker
+#: thread on it, and with Redis a worker started with ``-Q background`` may take it alone
+#: (docs/operations.md). A plain ``celery worker`` consumes both queues (``CELERY_TASK_QUEUES``).
+BACKGROUND_QUEUE = f"background{_TEST_SUFFIX}"
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name) for name in (CELERY_TASK_DEFAULT_QUEUE, BACKGROUND_QUEUE)
+)
+#: The tasks that are not live play: everything else (bot moves, timers, sweeps) stays on the default queue.
+BACKGROUND_TASKS = ("round_analyse", "puzzles_step", "puzzles_resume", "puzzles_from_matches")
+CELERY_TASK_ROUTES = {f"games.tasks.{name}": {"queue": BACKGROUND_QUEUE} for name in BACKGROUND_TASKS}
 
 #: Seconds a bot waits before each of its moves (a human-like pace).
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 0.8)
