@@ -98,6 +98,16 @@ def round_analyse(analysis_id: int) -> str:
     return services.analysis_run(analysis_id=analysis_id)
 
 
+@shared_task(**_TASK_OPTIONS)
+def analyses_resume() -> int:
+    """Queue again every analysis a stopped worker left unfinished (``services.analyses_unfinished``;
+    a worker's start). Returns how many."""
+    unfinished = services.analyses_unfinished()
+    for analysis_id in unfinished:
+        round_analyse.apply_async((analysis_id,))
+    return len(unfinished)
+
+
 @shared_task(
     **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
 )

@@ -54,11 +54,13 @@ def resume_tables_on_start(sender: Any = None, **kwargs: Any) -> None:
     # Queue the sweep rather than run it here: the worker runs it like any task (its own
     # database connection, closed afterwards). Several workers starting at once queue several
     # sweeps; the duplicate bot moves they schedule are refused by the version check.
-    from games.tasks import puzzles_resume, resume_tables
+    from games.tasks import analyses_resume, puzzles_resume, resume_tables
 
     resume_tables.apply_async()
     # Puzzle batches left unfinished (the start-up seed of `make run`: docs/learn.md) go on.
     puzzles_resume.apply_async()
+    # So do the analyses of rounds asked for and not finished (an embedded worker's queue is gone).
+    analyses_resume.apply_async()
 
 
 class Sweeper:
@@ -102,14 +104,15 @@ class Sweeper:
 
 
 class TurnSweep(bootsteps.StartStopStep):
-    """Worker bootstep: the periodic sweep in every worker (off when ``TURN_SWEEP_SECONDS`` is 0)."""
+    """Worker bootstep: the periodic sweep in every worker (off when ``TURN_SWEEP_SECONDS`` is 0,
+    and in the embedded background worker, whose process's live worker sweeps)."""
 
     requires = ("celery.worker.components:Pool",)
 
     def include_if(self, parent: Any) -> bool:
         from django.conf import settings
 
-        return float(getattr(settings, "TURN_SWEEP_SECONDS", 0)) > 0
+        return float(getattr(settings, "TURN_SWEEP_SECONDS", 0)) > 0 and getattr(parent, "sweeps", True)
 
     def create(self, parent: Any) -> Sweeper:
         from django.conf import settings

@@ -109,6 +109,10 @@ def _run_worker(queue: str, announce_ready: bool) -> None:
     class EmbeddedWorkController(AnnouncesReady, WorkController):
         pass
 
+    class BackgroundWorkController(WorkController):
+        #: The live worker of this process sweeps; one periodic sweep per process is enough.
+        sweeps = False
+
     try:
         # Both threads start at once: the tasks must be registered before either consumer reads
         # them (the autodiscovery inside ``start`` runs in one thread only).
@@ -116,7 +120,7 @@ def _run_worker(queue: str, announce_ready: bool) -> None:
 
         app.finalize()
         app.set_current()
-        worker = (EmbeddedWorkController if announce_ready else WorkController)(
+        worker = (EmbeddedWorkController if announce_ready else BackgroundWorkController)(
             app=app,
             pool="solo",
             concurrency=1,

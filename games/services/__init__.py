@@ -36,7 +36,7 @@ presence; everyone gets a frame with the seats' states. Each worker runs ``sweep
 ``TURN_SWEEP_SECONDS``: it fires deadlines and grace periods whose task was lost.
 """
 
-from games.services.analysis import analysis_request, analysis_run
+from games.services.analysis import analyses_unfinished, analysis_request, analysis_run
 from games.services.chat import chat_clean, chat_delete, chat_mute, chat_post, chat_report
 from games.services.clock import (
     SWEEP_LATE_SECONDS,
@@ -81,6 +81,7 @@ __all__ = [
     "AlreadyApplied",
     "account_socket_close",
     "account_socket_open",
+    "analyses_unfinished",
     "analysis_request",
     "analysis_run",
     "bot_move_play",

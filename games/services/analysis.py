@@ -57,6 +57,16 @@ def analysis_request(
     return analysis
 
 
+def analyses_unfinished() -> list[int]:
+    """The analyses asked for and not finished: still queued, or running when their worker stopped
+    (an embedded worker's queue ends with its process). A worker's start queues them again
+    (``games.tasks.analyses_resume``); a duplicate run computes the same report."""
+    unfinished = (RoundAnalysis.Status.PENDING, RoundAnalysis.Status.RUNNING)
+    return list(
+        RoundAnalysis.objects.filter(status__in=unfinished).order_by("pk").values_list("pk", flat=True)
+    )
+
+
 def _queue(analysis_id: int) -> None:
     from games import tasks
 

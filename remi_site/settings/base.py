@@ -297,7 +297,13 @@ CELERY_TASK_QUEUES = tuple(
     Queue(name, Exchange(name), routing_key=name) for name in (CELERY_TASK_DEFAULT_QUEUE, BACKGROUND_QUEUE)
 )
 #: The tasks that are not live play: everything else (bot moves, timers, sweeps) stays on the default queue.
-BACKGROUND_TASKS = ("round_analyse", "puzzles_step", "puzzles_resume", "puzzles_from_matches")
+BACKGROUND_TASKS = (
+    "round_analyse",
+    "analyses_resume",
+    "puzzles_step",
+    "puzzles_resume",
+    "puzzles_from_matches",
+)
 CELERY_TASK_ROUTES = {f"games.tasks.{name}": {"queue": BACKGROUND_QUEUE} for name in BACKGROUND_TASKS}
 
 #: Seconds a bot waits before each of its moves (a human-like pace).

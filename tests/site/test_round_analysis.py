@@ -108,6 +108,21 @@ def test_asked_on_the_replay_queued_run_by_the_task_and_shown_at_its_moves(
     assert f'data-step="{step}"' in html
 
 
+def test_an_analysis_a_stopped_worker_left_running_is_listed_again_and_finishes(
+    ala: Any, gin_midway: Match
+) -> None:
+    analysis = services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
+    assert services.analyses_unfinished() == [analysis.pk]  # queued
+    # The worker took it and stopped mid-way (the process ended): it stays "running".
+    RoundAnalysis.objects.filter(pk=analysis.pk).update(status=RoundAnalysis.Status.RUNNING, done=3)
+    assert services.analyses_unfinished() == [analysis.pk]  # a worker's start queues it again
+    assert tasks.round_analyse(analysis.pk) == "done"
+    assert services.analyses_unfinished() == []
+    analysis.refresh_from_db()
+    assert analysis.status == RoundAnalysis.Status.DONE
+    assert analysis.done == analysis.total > 0
+
+
 def test_the_same_round_gives_the_same_analysis(ala: Any, gin_midway: Match) -> None:
     services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
     analysis = RoundAnalysis.objects.get()
