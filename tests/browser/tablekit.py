@@ -231,6 +231,10 @@ def touch_drag(page: Any, source: Any, target: Any) -> None:
         for step in range(1, 9):
             x, y = x0 + (x1 - x0) * step / 8, y0 + (y1 - y0) * step / 8
             cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        # The finger rests on the target before it lifts, as a player's does: lifted while still
+        # moving, Chromium starts a fling, and the next tap only stops the fling (no click).
+        page.wait_for_timeout(150)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x1, "y": y1}]})
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     finally:
         cdp.detach()
