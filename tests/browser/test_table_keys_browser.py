@@ -101,24 +101,30 @@ def _start(players: list[Any], secret: bytes, turn_seconds: int = 3600) -> Match
         return services.match_start(room=room)
 
 
+def _table(secret: bytes, *, turn_seconds: int = 3600, **position: Any) -> Table:
+    """Ala and Bartek at a two-seat Remik 51 table rigged to ``position`` (engine.position's
+    arguments besides the variant and the names)."""
+    players = users(2)
+    match = _start(players, secret, turn_seconds=turn_seconds)
+    state = engine.position(
+        engine.variant("remik51", max_players=2), turns_started=[3, 3], names=["ala", "bartek"], **position
+    )
+    rig(match, state)
+    return Table(match.pk, seat_of(players, 0), seat_of(players, 1))
+
+
 @pytest.fixture
 def not_opened(transactional_db: None) -> Table:
     """Ala has drawn and not opened; Bartek's run is on the table; 9H would fit it."""
-    players = users(2)
-    match = _start(players, b"keys not opened")
-    state = engine.position(
-        engine.variant("remik51", max_players=2),
+    return _table(
+        b"keys not opened",
         hands=["9H 2S 5C KD 7C 3D JS 4H QC", "2D 3C 4S 6D 8S TC QH KS"],
         melds=[(1, "6H 7H 8H")],
         discard="5D",
         opened=[False, True],
         turn=0,
         phase="play",
-        turns_started=[3, 3],
-        names=["ala", "bartek"],
     )
-    rig(match, state)
-    return Table(match.pk, seat_of(players, 0), seat_of(players, 1))
 
 
 @pytest.fixture
@@ -126,38 +132,27 @@ def sorts_change_the_reason(transactional_db: None) -> Table:
     """Ala has drawn and not opened. Sorted by rank her three sevens stand as a set (the engine: the
     opening needs a pure run); sorted by suit no block is a meld (the engine: nothing to lay): the
     lay-down text changes length with each sort."""
-    players = users(2)
-    match = _start(players, b"keys sorts change the reason")
-    state = engine.position(
-        engine.variant("remik51", max_players=2),
+    return _table(
+        b"keys sorts change the reason",
         hands=["7S 7H 7C 2D 9D KS 4C QH JD", "2H 3C 4S 6D 8S TC QS KH"],
         discard="5D",
         opened=[False, False],
         turn=0,
         phase="play",
-        turns_started=[3, 3],
-        names=["ala", "bartek"],
     )
-    rig(match, state)
-    return Table(match.pk, seat_of(players, 0), seat_of(players, 1))
 
 
 @pytest.fixture
 def short_clock(transactional_db: None) -> Table:
     """Bartek to move (he draws, then discards); Ala's turn comes with a clock of 14 seconds."""
-    players = users(2)
-    match = _start(players, b"keys short clock", turn_seconds=14)
-    state = engine.position(
-        engine.variant("remik51", max_players=2),
+    return _table(
+        b"keys short clock",
+        turn_seconds=14,
         hands=["9H 2S 5C KD 7C 3D JS 4H QC", "2D 3C 4S 6D 8S TC QH KS"],
         discard="5D",
         turn=1,
         phase="draw",
-        turns_started=[3, 3],
-        names=["ala", "bartek"],
     )
-    rig(match, state)
-    return Table(match.pk, seat_of(players, 0), seat_of(players, 1))
 
 
 def test_before_opening_a_lay_off_cannot_be_built_and_says_why_issue_14_item_6(
