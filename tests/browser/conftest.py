@@ -9,7 +9,8 @@ The one preamble of every browser test (docs/testing.md, "Browser tests: the rec
 * ``server_url``: the server (``tests/live_server.py``), started once per session on the test
   database (pytest-django's ``django_db_setup``); each test commits its own data
   (``transactional_db``), which the server reads through its own connections;
-* ``browser``: a headless Chromium; ``screenshot(page, name)``: a full-page PNG in
+* ``browser``: a headless Chromium, this pytest worker's one (``SharedChromium``), with the
+  contexts the test opens closed at its end; ``screenshot(page, name)``: a full-page PNG in
   ``tests/browser/artifacts/``. Pages are opened logged in with ``tablekit.open_path`` /
   ``tablekit.open_page``, which collect the page's uncaught script errors (``tablekit.js_errors``).
 
@@ -22,7 +23,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -129,14 +133,142 @@ def launch_options() -> dict[str, Any]:
     return {"executable_path": str(CHROMIUM), "args": list(CHROMIUM_ARGS)}
 
 
-@pytest.fixture
-def browser(playwright: Any, launch_options: dict[str, Any]) -> Iterator[Any]:
-    """A headless Chromium; started after the test's database fixtures."""
-    chromium = playwright.chromium.launch(**launch_options)
+class SharedChromium:
+    """One Chromium process per pytest worker, started on first use, which each test reaches over
+    the DevTools protocol (``connect_over_cdp``) with a Playwright of its own.
+
+    Launching Chromium was about a second of wall time and of CPU per browser test (half of the
+    browser tests' own cost); a context is a tenth of that. Each test still gets its own contexts
+    (cookies, storage, cache, service workers: nothing is shared between tests), and Playwright
+    itself still starts and stops with each test (its event loop must not outlive the test: see
+    ``playwright``). If the process has died, the next test starts another.
+    """
+
+    def __init__(self, profile: Path) -> None:
+        self.profile = profile
+        self.process: subprocess.Popen[str] | None = None
+        self.endpoint = ""
+        self.command: list[str] = []
+
+    def url(self) -> str:
+        if self.process is None or self.process.poll() is not None:
+            self._start()
+        return self.endpoint
+
+    @staticmethod
+    def playwright_command() -> list[str]:
+        """The command line Playwright itself launches Chromium with (its own switches, e.g. no
+        back-forward cache and no throttling of background pages, which the tests rely on, then
+        ``CHROMIUM_ARGS``), read from the process it starts, without the profile and the pipe
+        Playwright talks through: so the shared process runs exactly as a launched one did."""
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as running:
+            launched = running.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+            try:
+                command = _chromium_under(os.getpid())
+            finally:
+                launched.close()
+        if not command:
+            raise RuntimeError("could not read the command line of the Chromium Playwright launched")
+        skip = ("--user-data-dir=", "--remote-debugging-pipe", "--no-startup-window")
+        return [command[0], *(arg for arg in command[1:] if not arg.startswith(skip))]
+
+    def _start(self) -> None:
+        profile = self.profile / f"profile-{time.monotonic_ns()}"
+        command = self.command = self.command or self.playwright_command()
+        process = subprocess.Popen(
+            [*command, "--remote-debugging-port=0", f"--user-data-dir={profile}"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert process.stderr is not None
+        lines: list[str] = []
+        deadline = time.monotonic() + 60
+        for line in process.stderr:  # Chromium names its endpoint on stderr once it listens
+            lines.append(line)
+            if line.startswith("DevTools listening on "):
+                self.endpoint = line.split(" on ", 1)[1].strip()
+                break
+            if time.monotonic() > deadline:
+                break
+        if not self.endpoint or process.poll() is not None:
+            process.kill()
+            raise RuntimeError("Chromium did not start:\n" + "".join(lines))
+        # Keep reading its stderr (a full pipe would stall it).
+        threading.Thread(target=process.stderr.read, daemon=True).start()
+        self.process = process
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def _chromium_under(ancestor: int) -> list[str]:
+    """The command line of the Chromium browser process descending from ``ancestor`` (Linux /proc):
+    the one process of the tree named chromium without a ``--type=`` (renderers, GPU, … have one)."""
+    parents: dict[int, int] = {}
+    commands: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            commands[int(entry.name)] = (entry / "cmdline").read_text().split("\0")[:-1]
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == ancestor:
+                return True
+        return False
+
+    for pid, command in commands.items():
+        if (
+            command
+            and Path(command[0]).name == "chromium"
+            and not any(arg.startswith("--type=") for arg in command)
+            and descends(pid)
+        ):
+            return command
+    return []
+
+
+@pytest.fixture(scope="session")
+def shared_chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedChromium]:
+    """This worker's Chromium (``SharedChromium``), stopped and waited for at the end of the session."""
+    chromium = SharedChromium(tmp_path_factory.mktemp("chromium"))
+    # Now, before any test's Playwright runs (session fixtures are set up before a test's own).
+    chromium.url()
     try:
         yield chromium
     finally:
-        chromium.close()
+        chromium.stop()
+
+
+@pytest.fixture
+def browser(playwright: Any, shared_chromium: SharedChromium) -> Iterator[Any]:
+    """A headless Chromium, started after the test's database fixtures: this worker's Chromium
+    (``SharedChromium``); every context and page the test opened is closed at its end."""
+    chromium = playwright.chromium.connect_over_cdp(shared_chromium.url())
+    default = set(chromium.contexts)  # Chromium's own default context: left as it is
+    try:
+        yield chromium
+    finally:
+        for context in chromium.contexts:
+            if context not in default:
+                context.close()
+        chromium.close()  # disconnects; the process stays for the next test
 
 
 @pytest.fixture
