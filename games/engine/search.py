@@ -83,7 +83,10 @@ class _Choice:
 class _Tables:
     """What a search reads of its rule set, worked out once per rule set and ``card_bonus``
     (``_tables``): building them called the rules' ``card_value`` for every card and run
-    position, as long as a whole search of a 13-card hand when every search built its own."""
+    position, as long as a whole search of a 13-card hand when every search built its own. The
+    candidate melds around a card depend on their key and these tables only, so every search
+    with the same tables shares them too (a third of a 13-card hand's search was building them
+    again). Shared between threads: a lookup that misses builds the same list again."""
 
     run_value: tuple[int, ...]
     set_value: tuple[int, ...]
@@ -94,11 +97,18 @@ class _Tables:
     run_jokers: int
     card_max: tuple[int, ...]
     joker_max: int
+    #: The candidate melds of ``_Searcher._sets_with`` and ``_runs_with``, which depend on their
+    #: keys and these tables only: every search with these tables shares them.
+    set_cache: dict[tuple[int, tuple[int, ...], int], list[tuple[_Choice, int, int, int, int]]]
+    run_cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int, int]]]
 
 
 #: Rule sets are immutable and compare by name and options; a handful are in use at a time.
 _TABLES: dict[tuple[type, object, int], _Tables] = {}
 _TABLES_SIZE = 256
+#: Candidate lists kept per rule set (each cache is emptied when it reaches this): a few hundred
+#: set keys and a few thousand run keys cover the hands of many games.
+CANDIDATE_CACHE_SIZE = 8192
 
 
 def _tables(rules: Rules, card_bonus: int) -> _Tables:
@@ -132,6 +142,8 @@ def _build_tables(rules: Rules, card_bonus: int) -> _Tables:
         run_jokers=policy.run_joker_limit if policy.run_joker_limit is not None else 99,
         card_max=card_max,
         joker_max=max(card_max),
+        set_cache={},
+        run_cache={},
     )
 
 
@@ -155,8 +167,8 @@ class _Searcher:
         self.card_max = tables.card_max
         self.joker_max = tables.joker_max
         self.bounds: dict[int, int] = {}
-        self.set_cache: dict[tuple[int, tuple[int, ...], int], list[tuple[_Choice, int, int, int, int]]] = {}
-        self.run_cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int, int]]] = {}
+        self.set_cache = tables.set_cache
+        self.run_cache = tables.run_cache
 
     # The state: counts packed into an int, _BITS bits per card index.
     def best(self, counts: int, jokers: int) -> tuple[int, int, _Choice | None]:
@@ -242,6 +254,8 @@ class _Searcher:
                 used_value = sum(self.hand_value[m] for m in members) + used_jokers * jv
                 choice = _Choice("set", (*members, *([None] * used_jokers)), rank_index=rank_index)
                 out.append((choice, used_counts, used_jokers, (value + self.card_bonus) * size, used_value))
+        if len(self.set_cache) >= CANDIDATE_CACHE_SIZE:
+            self.set_cache.clear()
         self.set_cache[key] = out
         return out
 
@@ -264,6 +278,8 @@ class _Searcher:
             (_Choice("run", slots, start=start), uc, uj, pts, uv)
             for (uc, uj), (pts, uv, slots, start) in found.items()
         ]
+        if len(self.run_cache) >= CANDIDATE_CACHE_SIZE:
+            self.run_cache.clear()
         self.run_cache[key] = out
         return out
 
