@@ -329,7 +329,8 @@ def test_a_turn_that_begins_while_a_timer_is_queued_queues_none_and_the_stale_ti
         match = _play_turn(match.pk, people)  # the next turn begins before that timer fires
         assert published == []
         assert match.timer_at == first_deadline
-        assert match.turn_deadline is not None and match.turn_deadline > first_deadline
+        assert match.turn_deadline is not None
+        assert match.turn_deadline > first_deadline
 
         # The first timer's time comes: it finds a later turn and queues that turn's timer.
         Match.objects.filter(pk=match.pk).update(timer_at=timezone.now() - timedelta(seconds=1))
