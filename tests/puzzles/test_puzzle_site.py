@@ -36,6 +36,8 @@ def test_every_stored_answer_is_accepted_by_the_engine(stored: list[Puzzle]) -> 
         state = engine.state_from_json(puzzle.state)
         result = puzzles.check(state, puzzle.seat, puzzle.kind, puzzle.answer, puzzle.answer)
         assert result["code"] == "solved"
+        if puzzle.kind == "discard":  # the evaluator again, on the stored position: the same answer
+            assert puzzles.find_discard(state, puzzle.seat) == (puzzle.answer, puzzle.explanation)
         if puzzle.kind in ("knock", "discard"):
             assert puzzle.explanation["margin"] >= puzzles.KNOCK_MARGIN
         else:
