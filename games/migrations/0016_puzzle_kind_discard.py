@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0014_moverecord_events'),
+        ('games', '0015_match_timer_at'),
     ]
 
     operations = [
