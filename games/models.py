@@ -523,6 +523,7 @@ class PuzzleKind(models.TextChoices):
     OPENING = "opening", _("Find the opening")
     JOKER = "joker", _("Open and buy back a joker")
     KNOCK = "knock", _("Knock or draw on")
+    DISCARD = "discard", _("The best discard")
 
 
 class Puzzle(models.Model):
