@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+import struct
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def deal_seed(secret: int | str | bytes, round_no: int) -> bytes:
     key = secret_bytes(secret)
     if key.startswith(SEED_BOOK):
         return _book_seed(key, round_no)
-    return hmac.new(key, f"remi-deal:{round_no}".encode(), hashlib.sha256).digest()
+    return hmac.digest(key, f"remi-deal:{round_no}".encode(), "sha256")
 
 
 #: The start of a :func:`seed_book`.
@@ -90,34 +91,63 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+def _words(seed: bytes) -> Iterator[int]:
+    """The stream's 64-bit words: SHA-256(seed || counter) for counter 0, 1, ..., each digest read
+    as four big-endian words in order."""
+    sha256 = hashlib.sha256
+    unpack = _FOUR_WORDS.unpack
+    counter = 0
+    while True:
+        yield from unpack(sha256(seed + counter.to_bytes(8, "big")).digest())
+        counter += 1
+
+
+_FOUR_WORDS = struct.Struct(">4Q")
+_WORD = 1 << 64
+#: Rejection limits of ``below(n)`` for the small ``n`` a shuffle asks for (up to a pack of 200 cards).
+_LIMITS = tuple(_WORD - (_WORD % n) if n else 0 for n in range(201))
+
+
 class Stream:
     """Uniform integers from SHA-256(seed || counter)."""
 
     def __init__(self, seed: bytes) -> None:
-        self._seed = seed
-        self._counter = 0
-        self._buffer = b""
-
-    def _u64(self) -> int:
-        if len(self._buffer) < 8:
-            self._buffer += hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-        value, self._buffer = int.from_bytes(self._buffer[:8], "big"), self._buffer[8:]
-        return value
+        self._words = _words(seed)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            value = self._u64()
+        limit = _WORD - (_WORD % n)
+        for value in self._words:
             if value < limit:
                 return value % n
+        raise AssertionError("the stream is endless")  # pragma: no cover
 
 
 def shuffle(items: Iterable[T], seed: bytes) -> tuple[T, ...]:
-    """The items in the order the seed gives (Fisher-Yates, from the end)."""
+    """The items in the order the seed gives (Fisher-Yates, from the end): ``Stream(seed).below``
+    for i + 1 = n, n - 1, ..., 2, written out (a deal is a shuffle; ``make bench-peers``).
+
+    >>> shuffle(range(10), b"seed") == _shuffle_with_stream(range(10), b"seed")
+    True
+    """
+    out = list(items)
+    words = _words(seed)
+    limits = _LIMITS
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = limits[n] if n < 201 else _WORD - (_WORD % n)
+        value = next(words)
+        while value >= limit:  # rejected: about one word in 2**57 for a pack's sizes
+            value = next(words)
+        j = value % n
+        out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def _shuffle_with_stream(items: Iterable[T], seed: bytes) -> tuple[T, ...]:
+    """:func:`shuffle` as it reads, one ``Stream.below`` a card (the reference the doctest checks)."""
     out = list(items)
     stream = Stream(seed)
     for i in range(len(out) - 1, 0, -1):

@@ -181,6 +181,43 @@ def evolve(
     return new
 
 
+def turned(
+    s: GameState,
+    hands: tuple[tuple[Card, ...], ...],
+    stock: tuple[Card, ...],
+    discard: tuple[Card, ...],
+    turn: int,
+    phase: Phase,
+    turns_started: tuple[int, ...],
+    moves_played: int,
+    cycle: Cycle,
+) -> GameState:
+    """``s`` after a move of a turn (a draw, a take, a discard, the turn passed): the fields such
+    a move may change, every one given, the others kept. :func:`evolve` without its keywords, for
+    the moves that make up most of a round (``make bench-peers``)."""
+    new: GameState = _NEW(GameState)
+    _SET_RULES(new, s.rules)
+    _SET_PLAYERS(new, s.players)
+    _SET_NAMES(new, s.names)
+    _SET_SECRET(new, s.secret)
+    _SET_ROUND_NO(new, s.round_no)
+    _SET_FIRST(new, s.first)
+    _SET_HANDS(new, hands)
+    _SET_STOCK(new, stock)
+    _SET_DISCARD(new, discard)
+    _SET_MELDS(new, s.melds)
+    _SET_TURN(new, turn)
+    _SET_PHASE(new, phase)
+    _SET_TURNS_STARTED(new, turns_started)
+    _SET_NEXT_MELD_ID(new, s.next_meld_id)
+    _SET_RESULTS(new, s.results)
+    _SET_TOTALS(new, s.totals)
+    _SET_WINNERS(new, s.winners)
+    _SET_MOVES_PLAYED(new, moves_played)
+    _SET_CYCLE(new, cycle)
+    return new
+
+
 def atu_of(state: GameState) -> Card | None:
     """The card turned up beside the stock after the deal (Remi's atu, RMI-14); None where the
     variant has none."""
