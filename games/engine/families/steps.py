@@ -47,8 +47,12 @@ def started(state: GameState, seat: int) -> tuple[int, ...]:
 def find_card(hand: Sequence[Card], wanted: Card, what: str) -> int:
     """Where in ``hand`` is the physical card ``wanted`` names (its copy id, or any copy)."""
     rank, suit, copy = wanted.rank, wanted.suit, wanted.copy
+    if copy:  # a physical card (a move from legal_moves): first the object itself; the same answer
+        for index, card in enumerate(hand):  # as below, as a hand never holds one physical card twice
+            if card is wanted:
+                return index
     for index, card in enumerate(hand):  # Card.matches, written out: a discard is every other move
-        if card is wanted or (card.rank == rank and card.suit == suit and (not copy or card.copy == copy)):
+        if card.rank == rank and card.suit == suit and (not copy or card.copy == copy):
             return index
     raise errors.CardNotInHandError(f"{wanted} is not in your hand ({what})", card=str(wanted))
 
