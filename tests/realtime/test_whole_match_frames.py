@@ -363,7 +363,11 @@ def _check_logs(game: Game) -> None:
             assert all(e["seat"] == audience for e in named), f"{audience} at version {version}: {named}"
             own_draws += len(named)
             assert game.secret.hex() not in json.dumps(frame)
-    assert own_draws > 0  # the seats' logs do name their own draws
+    # The seats' logs do name their own draws, whenever anybody drew: a match can end before any
+    # draw, when the first player lays down all 14 cards in one go (R51-48; seen once in some
+    # hundred random deals, totals [0, 206, 180]).
+    drawn = [e for frame in live.values() for e in frame["events"] if e["kind"] == "drew_card"]
+    assert (own_draws > 0) == bool(drawn)
 
 
 # A hang guard, not a time limit: ~5 s on an idle machine, ten times that on a crowded one.
