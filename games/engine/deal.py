@@ -129,21 +129,35 @@ def shuffle(items: Iterable[T], seed: bytes) -> tuple[T, ...]:
     """The items in the order the seed gives (Fisher-Yates, from the end): ``Stream(seed).below``
     for i + 1 = n, n - 1, ..., 2, written out (a deal is a shuffle; ``make bench-peers``).
 
+    ``below(n)`` rejects a word only from ``2**64 - 2**64 % n`` up, which is above ``2**64 - n``:
+    when no word of the first block read is that high (all but once in about 2**50 shuffles of a
+    pack), each word is taken as it comes and the swaps are made from the block; otherwise the
+    words are read one ``below`` at a time.
+
     >>> shuffle(range(10), b"seed") == _shuffle_with_stream(range(10), b"seed")
+    True
+    >>> cards = list(range(300))  # the one-at-a-time way, for a pack too large for the block
+    >>> shuffle(cards, b"seed") == _shuffle_with_stream(cards, b"seed")
     True
     """
     out = list(items)
-    words = _words(seed)
-    limits = _LIMITS
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        limit = limits[n] if n < 201 else _WORD - (_WORD % n)
-        value = next(words)
-        while value >= limit:  # rejected: about one word in 2**57 for a pack's sizes
-            value = next(words)
-        j = value % n
-        out[i], out[j] = out[j], out[i]
-    return tuple(out)
+    count = len(out)
+    if count < 2:
+        return tuple(out)
+    sha256, unpack = hashlib.sha256, _FOUR_WORDS.unpack
+    block: list[int] = []
+    for counter in range((count + 2) // 4):  # count - 1 words, four a digest
+        block += unpack(sha256(seed + counter.to_bytes(8, "big")).digest())
+    if count <= _BLOCK_MAX and max(block[: count - 1]) < _WORD - _BLOCK_MAX:
+        for i, value in zip(range(count - 1, 0, -1), block, strict=False):
+            j = value % (i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+    return _shuffle_with_stream(out, seed)
+
+
+#: The largest pack :func:`shuffle` swaps from one block of words.
+_BLOCK_MAX = 256
 
 
 def _shuffle_with_stream(items: Iterable[T], seed: bytes) -> tuple[T, ...]:
