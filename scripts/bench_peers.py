@@ -104,8 +104,8 @@ def summary(times: Sequence[float]) -> dict[str, float]:
 # --- workers: each runs in a process of its own and prints one JSON line --------------------------
 
 
-def work_ours_gin(deals: int, seed: int) -> dict[str, Any]:
-    sys.path.insert(0, str(ROOT))
+def work_ours_gin(deals: int, seed: int, root: str) -> dict[str, Any]:
+    sys.path.insert(0, root)
     from games.engine.rules import variant
     from games.engine.tools.bench import play_gin_deals
 
@@ -220,7 +220,7 @@ def worker(args: argparse.Namespace) -> None:
     task = json.loads(sys.stdin.read())
     kind = args.worker
     if kind == "ours-gin":
-        result = work_ours_gin(task["deals"], task["seed"])
+        result = work_ours_gin(task["deals"], task["seed"], task.get("root", str(ROOT)))
     elif kind == "spiel-cpp":
         result = work_spiel_cpp(task["deals"], task["seed"])
     elif kind == "spiel-python":
@@ -285,6 +285,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--peers-python", default=str(ROOT / "build/peers-venv/bin/python"), help="a Python with open_spiel"
     )
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="another checkout (its games/ package): its engine plays gin in the same rounds too",
+    )
     parser.add_argument("--rounds", type=int, default=5, help="rounds of alternating processes")
     parser.add_argument(
         "--deals", type=int, default=1500, help="gin deals per process (ours, OpenSpiel's C++ loop)"
@@ -321,15 +326,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     kinds = [
-        ("ours", ours, "ours-gin", args.deals),
-        ("OpenSpiel C++ loop", peers, "spiel-cpp", args.deals),
-        ("OpenSpiel Python loop", peers, "spiel-python", args.python_deals),
+        ("ours", ours, "ours-gin", args.deals, str(ROOT)),
+        ("OpenSpiel C++ loop", peers, "spiel-cpp", args.deals, ""),
+        ("OpenSpiel Python loop", peers, "spiel-python", args.python_deals, ""),
     ]
+    if args.before:
+        kinds.append(
+            ("ours before (--before)", ours, "ours-gin", args.deals, str(Path(args.before).resolve()))
+        )
     figures: dict[str, list[dict[str, Any]]] = {label: [] for label, *_ in kinds}
     for r in range(args.rounds):
-        order = kinds[r % 3 :] + kinds[: r % 3]
-        for label, python, kind, deals in order:
-            figures[label].append(run_worker(python, kind, {"deals": deals, "seed": 2026 + r}))
+        order = kinds[r % len(kinds) :] + kinds[: r % len(kinds)]
+        for label, python, kind, deals, root in order:
+            task = {"deals": deals, "seed": 2026 + r, "root": root}
+            figures[label].append(run_worker(python, kind, task))
     rate = {label: [f["deals"] / f["cpu"] for f in runs] for label, runs in figures.items()}
     print(
         "\nGin random play, full deals, every move uniform over the legal ones "
