@@ -93,6 +93,20 @@ bench-practice: venv npm ## Practice in headless Chromium: cold/warm load to pla
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	$(BIN)/python scripts/bench_practice.py $(BENCH_PRACTICE_ARGS)
 
+# OpenSpiel, the peer the engine is measured against, lives in a virtual environment of its own
+# (never a dependency of the site), made once and again when scripts/peers-requirements.txt changes.
+PEERS_VENV ?= build/peers-venv
+
+$(PEERS_VENV)/.installed: scripts/peers-requirements.txt
+	$(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/pip install -q --upgrade pip
+	$(PEERS_VENV)/bin/pip install -q -r scripts/peers-requirements.txt
+	touch $@
+
+.PHONY: bench-peers
+bench-peers: venv $(PEERS_VENV)/.installed ## The engine beside OpenSpiel in one run: gin deals/CPU-s, deadwood, rummy (BENCH_PEERS_ARGS)
+	$(BIN)/python scripts/bench_peers.py --peers-python $(PEERS_VENV)/bin/python $(BENCH_PEERS_ARGS)
+
 soak: venv ## Long randomised engine runs (tests marked soak, SOAK=1)
 	SOAK=1 $(BIN)/pytest -m soak tests/engine
 

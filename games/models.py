@@ -214,6 +214,11 @@ class Match(models.Model):
     #: the turn; for a bot or an away seat, when its move is scheduled. None once the match is
     #: over. The periodic sweep fires deadlines whose task was lost (``services.sweep_overdue``).
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: When the turn timer queued last for this match fires (``games.tasks.turn_timeout``), or
+    #: None. A turn that begins while a timer fires before its deadline queues none of its own:
+    #: that timer, finding a later turn being played, queues the timer of that turn
+    #: (``services.turn_overdue``). One timer task per turn time and table, not one per turn.
+    timer_at = models.DateTimeField(null=True, blank=True)
     #: Set when a round ends and the next one is dealt: no move is accepted before this time.
     resume_at = models.DateTimeField(null=True, blank=True)
     #: What the match did to ratings (``RatingStatus``); set once, when it ends (``games.ratings``).
@@ -518,6 +523,7 @@ class PuzzleKind(models.TextChoices):
     OPENING = "opening", _("Find the opening")
     JOKER = "joker", _("Open and buy back a joker")
     KNOCK = "knock", _("Knock or draw on")
+    DISCARD = "discard", _("The best discard")
 
 
 class Puzzle(models.Model):

@@ -17,6 +17,17 @@ Kinds (:data:`KINDS`):
   the natural card it stands for. No variant lets a bought-back joker count towards the opening
   (R51-28, RMI-Q11, R40 in the engine), so the puzzle is to open *and* free the joker at once:
   any accepted play that opens and holds at least one exchange is right.
+* ``knock`` (gin, Oklahoma): knock now or draw on, where the decision evaluator prefers one by a
+  clear margin (:func:`find_knock`); any knock, or any plain discard, is the choice.
+* ``discard`` (gin, Oklahoma): the best discard, where the evaluator, playing out the hard bot's
+  best discards, prefers one to the second best by a clear margin (:func:`find_discard`); that
+  card is right (either copy of it in a two-deck variant), any other discard is the wrong choice.
+
+>>> best = {"kind": "discard", "card": "KS"}
+>>> state = engine.gin_position(engine.variant("gin"), hands=["7H 8H 9H 2C 2D 5S 6S JC QD KS AD",
+...                             "3C 4C 5C 6C 7C 8C 9C TC JD QS"], discard="QH", turn=0, phase="play")
+>>> [check(state, 0, "discard", {"kind": "discard", "card": c}, best)["code"] for c in ("KS", "7H")]
+['solved', 'wrong_choice']
 
 >>> puzzle = next(generate("doc", kinds=("opening",)))
 >>> puzzle.kind, check(puzzle.state, puzzle.seat, puzzle.kind, puzzle.answer)["code"]
@@ -37,11 +48,11 @@ from typing import Any
 
 from games import engine
 from games.engine import Card, Discard, Exchange, GameState, IllegalMoveError, Knock, Move, Play
-from games.engine.analysis import Evaluation, evaluate
+from games.engine.analysis import Alternative, Evaluation, evaluate, move_key
 from games.engine.bots import candidate_moves, choose_move
 
 #: Every kind of puzzle, in the order the site lists them.
-KINDS = ("opening", "joker", "knock")
+KINDS = ("opening", "joker", "knock", "discard")
 
 #: The games puzzles come from: (variant, options), taken in turn.
 SOURCES: tuple[tuple[str, Mapping[str, Any]], ...] = (
@@ -58,6 +69,23 @@ SOURCES: tuple[tuple[str, Mapping[str, Any]], ...] = (
 #: by two standard errors of the difference (the two are played out on the same samples).
 KNOCK_SAMPLES = 16
 KNOCK_MARGIN = 3.0
+
+#: The best-discard kind (:func:`find_discard`, docs/learn.md "Puzzles"): the hard bot's
+#: :data:`DISCARD_TOP` best discards (one per face) are compared by the decision evaluator in three
+#: steps, each on deals of its own: a pre-screen on :data:`DISCARD_SCREEN` deals (the best ahead by
+#: :data:`DISCARD_MARGIN` points and one standard error, else the position is dropped), a first
+#: look on :data:`DISCARD_FIRST` deals (ahead by half the margin and one standard error), then
+#: :data:`DISCARD_MORE` deals more. The puzzle is kept when the last two steps together
+#: (:data:`DISCARD_SAMPLES` deals, the figures shown) put the best ahead of the second best by
+#: :data:`DISCARD_MARGIN` points **and** two standard errors of the difference. Only the seat's
+#: turns in :data:`DISCARD_TURNS` are looked at, which bounds the cost of a bot game.
+DISCARD_TOP = 3
+DISCARD_MARGIN = 3.0
+DISCARD_SCREEN = 16
+DISCARD_FIRST = 48
+DISCARD_MORE = 144
+DISCARD_SAMPLES = DISCARD_FIRST + DISCARD_MORE
+DISCARD_TURNS = range(2, 5)
 
 #: Moves a bot game is played for at most (one round is enough: a puzzle comes before an opening).
 MAX_MOVES = 400
@@ -171,6 +199,8 @@ def check(
         }
     if kind == "knock":
         return _check_knock(move, expected or {})
+    if kind == "discard":
+        return _check_discard(move, expected or {})
     if not isinstance(move, Play) or not engine.opened_seats(after)[seat]:
         return {
             "correct": False,
@@ -205,6 +235,21 @@ def _check_knock(move: Move, expected: Mapping[str, Any]) -> dict[str, Any]:
         "correct": False,
         "code": WRONG_CHOICE,
         "message": "the evaluator prefers the other choice",
+        "explanation": None,
+    }
+
+
+def _check_discard(move: Move, expected: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored best discard, or a copy of the same card (two decks: ``7H#1`` and ``7H#2`` are
+    one decision, as for the evaluator's ``move_key``), solves it; another discard is the wrong
+    choice (the position holds no other legal move: no knock, no opening)."""
+    best = engine.move_from_json(expected)
+    if isinstance(move, Discard) and isinstance(best, Discard) and move.card.same_face(best.card):
+        return {"correct": True, "code": SOLVED, "message": "", "explanation": None}
+    return {
+        "correct": False,
+        "code": WRONG_CHOICE,
+        "message": "the hard bot's look-ahead prefers another discard",
         "explanation": None,
     }
 
@@ -340,13 +385,24 @@ def _figures(evaluation: Evaluation, samples: int) -> dict[str, Any]:
     }
 
 
-def _clear(evaluation: Evaluation, margin: float) -> bool:
+def _discard_figures(evaluation: Evaluation, samples: int) -> dict[str, Any]:
+    """The knock kind's figures, each alternative with its card (``7H``), and what the puzzle
+    states: how many of the hard bot's discards were compared and the clear margin required."""
+    figures = _figures(evaluation, samples)
+    for row, alternative in zip(figures["alternatives"], evaluation.alternatives, strict=True):
+        if isinstance(alternative.move, Discard):
+            row["card"] = alternative.move.card.face
+    return {**figures, "top": len(evaluation.alternatives), "required_margin": DISCARD_MARGIN}
+
+
+def _clear(evaluation: Evaluation, margin: float = DISCARD_MARGIN, errors: float = 2.0) -> bool:
+    """Is the best ahead of the second best by ``margin`` points and ``errors`` standard errors?"""
     if len(evaluation.alternatives) < 2:
         return False
     best, second = evaluation.alternatives[0], evaluation.alternatives[1]
     ahead = best.points - second.points
     error = evaluation.loss_error(second.move) or 0.0
-    return ahead >= margin and ahead >= 2 * error
+    return ahead >= margin and ahead >= errors * error
 
 
 def find_knock(state: GameState, seat: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -373,6 +429,61 @@ def find_knock(state: GameState, seat: int) -> tuple[dict[str, Any], dict[str, A
     return engine.move_to_json(evaluation.best.move), _figures(evaluation, KNOCK_SAMPLES)
 
 
+def discard_candidates(state: GameState, seat: int, top: int = DISCARD_TOP) -> list[Discard]:
+    """The hard bot's ``top`` best discards for the seat (``candidate_moves(view, "hard")``), one
+    per face, best first."""
+    out: list[Discard] = []
+    faces: set[str] = set()
+    for move in candidate_moves(engine.view_for(state, seat), "hard"):
+        if isinstance(move, Discard) and move.card.face not in faces:
+            faces.add(move.card.face)
+            out.append(move)
+            if len(out) == top:
+                break
+    return out
+
+
+def _merged(first: Evaluation, second: Evaluation) -> Evaluation:
+    """Two evaluations of the same moves on different deals, as one on all of them."""
+    margins = {move_key(a.move): a.margins for a in second.alternatives}
+    samples = first.samples + second.samples
+    scored = [
+        Alternative(move=a.move, points=round(sum(m) / samples, 3), margins=m)
+        for a in first.alternatives
+        for m in [a.margins + margins[move_key(a.move)]]
+    ]
+    scored.sort(key=lambda a: -a.points)
+    return Evaluation(seat=first.seat, samples=samples, alternatives=tuple(scored))
+
+
+def find_discard(state: GameState, seat: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """A ``discard`` puzzle here (gin family): the seat has drawn and may only discard (no knock:
+    that is the knock kind's question), and the decision evaluator, playing out the hard bot's
+    best discards (:func:`discard_candidates`), prefers one of them to the second best by a clear
+    margin (:data:`DISCARD_MARGIN`, after a pre-screen)."""
+    if state.rules.family != "gin" or state.turns_started[seat] not in DISCARD_TURNS:
+        return None
+    if engine.view_for(state, seat)["you"].get("moves") != ["discard"]:
+        return None
+    moves: list[Move] = list(discard_candidates(state, seat))
+    if len(moves) < 2:
+        return None
+    seed = position_key("discard", state, seat)
+    try:
+        screen = evaluate(state, seat, moves, samples=DISCARD_SCREEN, seed=f"{seed}/screen")
+        if not _clear(screen, DISCARD_MARGIN, errors=1.0):
+            return None
+        first = evaluate(state, seat, moves, samples=DISCARD_FIRST, seed=seed)
+        if not _clear(first, DISCARD_MARGIN / 2, errors=1.0):
+            return None
+        evaluation = _merged(first, evaluate(state, seat, moves, samples=DISCARD_MORE, seed=f"{seed}/more"))
+    except ValueError:
+        return None
+    if not _clear(evaluation):
+        return None
+    return engine.move_to_json(evaluation.best.move), _discard_figures(evaluation, evaluation.samples)
+
+
 def _plain(finder: Callable[[GameState, int], dict[str, Any] | None]) -> Finder:
     def find(state: GameState, seat: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
         answer = finder(state, seat)
@@ -388,6 +499,7 @@ FINDERS: Mapping[str, Finder] = {
     "opening": _plain(find_opening),
     "joker": _plain(find_joker),
     "knock": find_knock,
+    "discard": find_discard,
 }
 
 

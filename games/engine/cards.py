@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from .errors import MalformedCardError
 
@@ -151,8 +152,23 @@ def sort_key(card: Card) -> tuple[int, int, int]:
     return (SUITS.index(card.suit), RANK_NUMBER[card.rank], card.copy)
 
 
+#: The text (``str``) of every card of the packs :func:`build_pack` made, by the card object's
+#: identity: those cards live as long as the program, so no other object can have their ``id``.
+#: The events of every draw and discard name their card: ``PACK_TEXTS.get(id(card)) or str(card)``
+#: costs a third of ``str(card)`` (``make bench-peers``); a card made elsewhere (read back from
+#: JSON) takes ``str``.
+PACK_TEXTS: dict[int, str] = {}
+
+
+@cache
 def build_pack(decks: int, jokers: int) -> tuple[Card, ...]:
-    """Every physical card of ``decks`` 52-card decks plus ``jokers`` jokers, in a fixed order."""
+    """Every physical card of ``decks`` 52-card decks plus ``jokers`` jokers, in a fixed order.
+
+    The same tuple of the same cards for the same arguments (cards are immutable): a deal shuffles
+    it, and what is known of a card (its text, its bit in a mask) can be kept by its identity.
+    """
     cards = [Card(rank, suit, copy) for copy in range(1, decks + 1) for suit in SUITS for rank in RANKS]
     cards.extend(Card(JOKER, "", copy) for copy in range(1, jokers + 1))
+    for card in cards:
+        PACK_TEXTS[id(card)] = str(card)
     return tuple(cards)

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, parse_card, parse_cards
+from .cards import JOKER, Card, parse_card, parse_cards
 from .errors import MalformedMoveError
 
 
@@ -123,10 +123,10 @@ def cards_named(move: Move) -> tuple[Card, ...]:
 
 def names_a_joker(move: Move) -> bool:
     """Does ``move`` name a joker anywhere (see :func:`cards_named`)?"""
-    if isinstance(move, Discard):  # the most frequent moves name one card, or none
-        return move.card.is_joker
+    if isinstance(move, Discard):  # the most frequent moves name one card, or none (``is_joker``, inlined)
+        return move.card.rank == JOKER
     if isinstance(move, TakeDiscard) and move.play.is_empty:
-        return move.card is not None and move.card.is_joker
+        return move.card is not None and move.card.rank == JOKER
     return any(card.is_joker for card in cards_named(move))
 
 

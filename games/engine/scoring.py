@@ -7,7 +7,7 @@ the turn cycle adds them to the running totals and asks ``match_over`` whether t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .cards import Card
@@ -57,10 +57,18 @@ class ScoreLine:
     chips: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["notes"] = list(self.notes)
-        if self.chips is None:
-            del data["chips"]
+        data: dict[str, Any] = {
+            "seat": self.seat,
+            "points": self.points,
+            "hand": self.hand,
+            "table": self.table,
+            "bonus": self.bonus,
+            "atu_bonus": self.atu_bonus,
+            "multiplier": self.multiplier,
+            "notes": list(self.notes),
+        }
+        if self.chips is not None:
+            data["chips"] = self.chips
         return data
 
     @classmethod

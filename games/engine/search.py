@@ -79,35 +79,96 @@ class _Choice:
     rank_index: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What a search reads of its rule set, worked out once per rule set and ``card_bonus``
+    (``_tables``): building them called the rules' ``card_value`` for every card and run
+    position, as long as a whole search of a 13-card hand when every search built its own. The
+    candidate melds around a card depend on their key and these tables only, so every search
+    with the same tables shares them too (a third of a 13-card hand's search was building them
+    again). Shared between threads: a lookup that misses builds the same list again."""
+
+    run_value: tuple[int, ...]
+    set_value: tuple[int, ...]
+    hand_value: tuple[int, ...]
+    joker_hand_value: int
+    low: int
+    high: int
+    run_jokers: int
+    card_max: tuple[int, ...]
+    joker_max: int
+    #: The candidate melds of ``_Searcher._sets_with`` and ``_runs_with``, which depend on their
+    #: keys and these tables only: every search with these tables shares them.
+    set_cache: dict[tuple[int, tuple[int, ...], int], list[tuple[_Choice, int, int, int, int]]]
+    run_cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int, int]]]
+
+
+#: Rule sets are immutable and compare by name and options; a handful are in use at a time.
+_TABLES: dict[tuple[type, object, int], _Tables] = {}
+_TABLES_SIZE = 256
+#: Candidate lists kept per rule set (each cache is emptied when it reaches this): a few hundred
+#: set keys and a few thousand run keys cover the hands of many games.
+CANDIDATE_CACHE_SIZE = 8192
+
+
+def _tables(rules: Rules, card_bonus: int) -> _Tables:
+    key = (type(rules), rules, card_bonus)
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) >= _TABLES_SIZE:
+            _TABLES.clear()
+        tables = _TABLES[key] = _build_tables(rules, card_bonus)
+    return tables
+
+
+def _build_tables(rules: Rules, card_bonus: int) -> _Tables:
+    policy = rules.policy
+    run_value = (0, *(rules.card_value(Card(position_rank(p), "S"), "run", p) for p in range(1, 15)))
+    set_value = tuple(rules.card_value(Card(r, "S"), "set", 0) for r in _RANK_ORDER)
+    # The most a card can count on the table (an ace high, in a set), for the bound.
+    card_max = tuple(
+        max(set_value[i], max(run_value[p] for p in range(1, 15) if position_rank(p) == r)) + card_bonus
+        for _ in SUITS
+        for i, r in enumerate(_RANK_ORDER)
+    )
+    return _Tables(
+        run_value=run_value,
+        set_value=set_value,
+        hand_value=tuple(rules.hand_value(Card(r, s)) for s in SUITS for r in _RANK_ORDER),
+        joker_hand_value=rules.hand_value(Card("JK", "")),
+        low=1 if policy.ace_low else 2,
+        high=14 if policy.ace_high else 13,
+        # The most jokers one run may hold (R40-Q7); a large number where there is no limit.
+        run_jokers=policy.run_joker_limit if policy.run_joker_limit is not None else 99,
+        card_max=card_max,
+        joker_max=max(card_max),
+        set_cache={},
+        run_cache={},
+    )
+
+
 class _Searcher:
     def __init__(self, rules: Rules, jokers: int, card_bonus: int = 0, state_limit: int = 10**9) -> None:
-        policy = rules.policy
+        tables = _tables(rules, card_bonus)
         self.state_limit = state_limit
         self.card_bonus = card_bonus
-        self.policy = policy
+        self.policy = rules.policy
         self.rules = rules
         self.memo: dict[int, tuple[int, int, _Choice | None]] = {}
-        self.run_value = [0] + [rules.card_value(Card(position_rank(p), "S"), "run", p) for p in range(1, 15)]
-        self.set_value = [rules.card_value(Card(r, "S"), "set", 0) for r in _RANK_ORDER]
-        self.hand_value = [rules.hand_value(Card(r, s)) for s in SUITS for r in _RANK_ORDER]
-        self.joker_hand_value = rules.hand_value(Card("JK", ""))
-        self.low = 1 if policy.ace_low else 2
-        self.high = 14 if policy.ace_high else 13
+        self.run_value = tables.run_value
+        self.set_value = tables.set_value
+        self.hand_value = tables.hand_value
+        self.joker_hand_value = tables.joker_hand_value
+        self.low = tables.low
+        self.high = tables.high
         self.total_jokers = jokers
-        #: The most jokers one run may hold (R40-Q7); a large number where there is no limit.
-        self.run_jokers = policy.run_joker_limit if policy.run_joker_limit is not None else 99
+        self.run_jokers = tables.run_jokers
         self.suit_mask = (1 << (13 * _BITS)) - 1
-        # The most a card can count on the table (an ace high, in a set), for the bound.
-        self.card_max = [
-            max(self.set_value[i], max(self.run_value[p] for p in range(1, 15) if position_rank(p) == r))
-            + card_bonus
-            for _ in SUITS
-            for i, r in enumerate(_RANK_ORDER)
-        ]
-        self.joker_max = max(self.card_max)
+        self.card_max = tables.card_max
+        self.joker_max = tables.joker_max
         self.bounds: dict[int, int] = {}
-        self.set_cache: dict[tuple[int, tuple[int, ...], int], list[tuple[_Choice, int, int, int, int]]] = {}
-        self.run_cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int, int]]] = {}
+        self.set_cache = tables.set_cache
+        self.run_cache = tables.run_cache
 
     # The state: counts packed into an int, _BITS bits per card index.
     def best(self, counts: int, jokers: int) -> tuple[int, int, _Choice | None]:
@@ -193,6 +254,8 @@ class _Searcher:
                 used_value = sum(self.hand_value[m] for m in members) + used_jokers * jv
                 choice = _Choice("set", (*members, *([None] * used_jokers)), rank_index=rank_index)
                 out.append((choice, used_counts, used_jokers, (value + self.card_bonus) * size, used_value))
+        if len(self.set_cache) >= CANDIDATE_CACHE_SIZE:
+            self.set_cache.clear()
         self.set_cache[key] = out
         return out
 
@@ -215,6 +278,8 @@ class _Searcher:
             (_Choice("run", slots, start=start), uc, uj, pts, uv)
             for (uc, uj), (pts, uv, slots, start) in found.items()
         ]
+        if len(self.run_cache) >= CANDIDATE_CACHE_SIZE:
+            self.run_cache.clear()
         self.run_cache[key] = out
         return out
 

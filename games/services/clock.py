@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -29,7 +30,9 @@ from games.services.core import (
     bot_move_schedule,
     due_at,
     match_locked,
+    on_commit,
     row_of,
+    timer_covered,
     turn_timer_schedule,
     with_row,
 )
@@ -52,7 +55,9 @@ def turn_overdue(*, match_id: int, expected_version: int, turn_started: datetime
       reached ``AWAY_AFTER_TIMEOUTS`` and the seat was marked away (RMI-NET-3);
     * ``played``: the move of a bot or of an away seat's stand-in (a task that was lost);
     * ``stale`` (someone moved since), ``over``, ``gone`` (no such match), ``paused`` (the pause
-      between rounds runs), ``early`` (the deadline is still ahead): nothing was done.
+      between rounds runs), ``early`` (the deadline is still ahead): nothing was played. A stale
+      timer queues the timer of the person's turn being played when no other timer covers it
+      (``timer_pass_on``): turns that begin while a timer is queued queue none of their own.
     """
     with transaction.atomic():
         try:
@@ -61,6 +66,7 @@ def turn_overdue(*, match_id: int, expected_version: int, turn_started: datetime
             return "gone"
         same_turn = turn_started is not None and match.turn_started == turn_started
         if match.version != expected_version and not same_turn:
+            timer_pass_on(match)
             return "stale"
         state = match.game_state()
         if match.status != Match.Status.PLAYING or state.is_over:
@@ -87,6 +93,34 @@ def turn_overdue(*, match_id: int, expected_version: int, turn_started: datetime
         standin_turn(match=match, state=state, rows=with_row(rows, changed))
         logger.info("match %s: seat %s timed out (%d in a row)", match_id, row.index, timeouts)
         return "away" if away else "timeout"
+
+
+def timer_pass_on(match: Match) -> None:
+    """A timer that found a later turn being played (under the match's row lock): queue that
+    turn's timer, if it is a person's and no timer queued since fires before its deadline.
+
+    A turn that begins while the timer queued last still has to fire before the turn's deadline
+    queues none of its own (``core.timer_covered``, ``Match.timer_at``): the earlier timer
+    carries it on from here. A turn whose deadline is already due is left to the sweep.
+    """
+    deadline, now = match.turn_deadline, timezone.now()
+    if match.status != Match.Status.PLAYING or deadline is None or deadline <= now + TIMER_TOLERANCE:
+        return
+    if timer_covered(match, deadline, now):
+        return
+    state = match.game_state()
+    if state.is_over or row_of(selectors.seat_rows(room_id=match.room_id), state.turn).played_by_bot:
+        return
+    Match.objects.filter(pk=match.pk).update(timer_at=deadline)
+    on_commit(
+        partial(
+            turn_timer_schedule,
+            match_id=match.pk,
+            version=match.version,
+            deadline=deadline,
+            turn_started=match.turn_started,
+        )
+    )
 
 
 def match_schedule(*, match_id: int, timers_only: bool = False) -> str:

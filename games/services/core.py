@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -129,6 +129,10 @@ def record_move(
     if new_turn:
         match.turn_started = match.resume_at or now
     match.turn_deadline = due_at(match=match, state=after, rows=rows, now=now)
+    timer = _turn_timer(match=match, state=after, rows=rows, now=now) if schedule and new_turn else None
+    if timer is not None:
+        match.timer_at = timer
+        update_fields.append("timer_at")
     statements.update_match(match, update_fields)
     if after.is_over:
         ratings.on_match_over(match=match, state=after)  # once; in this transaction
@@ -140,7 +144,30 @@ def record_move(
         schedule=schedule,
         new_turn=new_turn,
         actor=actor,
+        timer=timer,
     )
+
+
+def timer_covered(match: Match, deadline: datetime, now: datetime) -> bool:
+    """Whether the turn timer queued last for the match (``Match.timer_at``) fires before
+    ``deadline`` (and not within ``TIMER_TOLERANCE`` of ``now``): that timer, when it fires and
+    finds a later turn being played, queues that turn's timer (``services.turn_overdue``), so the
+    turn needs none of its own."""
+    queued = match.timer_at
+    return queued is not None and now < queued - TIMER_TOLERANCE and queued <= deadline
+
+
+def _turn_timer(
+    *, match: Match, state: engine.GameState, rows: list[SeatRow], now: datetime
+) -> datetime | None:
+    """The deadline of the turn timer a change that began a turn queues, or None: a person's
+    turn gets one, unless the timer queued last fires before its deadline (``timer_covered``)."""
+    deadline = match.turn_deadline
+    if deadline is None or state.is_over or match.status != Match.Status.PLAYING:
+        return None
+    if row_of(rows, state.turn).played_by_bot or timer_covered(match, deadline, now):
+        return None
+    return deadline
 
 
 def round_close(*, match: Match, result: Any, now: Any) -> None:
@@ -205,6 +232,7 @@ def publish_after_commit(
     new_turn: bool = True,
     except_channel: str | None = None,
     actor: str | None = None,
+    timer: datetime | Literal["turn"] | None = "turn",
 ) -> None:
     """After commit: every audience gets its frame, then what plays the next move is scheduled.
 
@@ -216,13 +244,21 @@ def publish_after_commit(
     queued once per turn (``new_turn``: the move began a turn; any other change that may have lost
     it schedules it again): it carries the turn's start, and a later move of the same turn does
     not make it stale (``turn_overdue``). One task per turn, not per move: under load the broker
-    round trip of every move's timer was a tenth of the server's time.
+    round trip of every move's timer was a tenth of the server's time. A move goes further
+    (``record_move`` passes ``timer``: the deadline to queue a timer for, or None): a turn that
+    begins while the timer queued last still has to fire before the turn's deadline queues none
+    (``timer_covered``); that timer, stale when it fires, queues the timer of the turn then being
+    played (``services.turn_overdue``). So a table has about one timer task per turn time, not
+    one per turn: the worker received and held every one of them, and the server sent each.
     """
     if rows is None:
         rows = selectors.seat_rows(room_id=match.room_id)
     playing = not state.is_over and match.status == Match.Status.PLAYING
     bot_to_move = playing and row_of(rows, state.turn).played_by_bot
-    timer_at = match.turn_deadline if playing and not bot_to_move and new_turn else None
+    if timer == "turn":
+        timer_at = match.turn_deadline if playing and not bot_to_move and new_turn else None
+    else:
+        timer_at = timer if playing and not bot_to_move else None
     # Plain values only (the state is immutable): never close over a model instance. One
     # callback per change, which publishes and then schedules.
     callback = partial(

@@ -25,7 +25,8 @@ from games import engine, puzzles
 from games.models import Puzzle, PuzzleAttempt, PuzzleBatch, PuzzleRating, PuzzleReport
 from games.ratings import MODEL, display
 
-#: Bot games played by one step of a batch (a fraction of a second: the bots of live tables wait less).
+#: Bot games played by one step of a batch (a rummy game a fraction of a second of CPU, a gin game
+#: that looks for discard puzzles up to several seconds: short steps on the background queue).
 GAMES_PER_STEP = 1
 #: Puzzles a fresh site seeds itself with (``manage.py puzzles_seed``, run by ``make run``).
 STARTUP_TARGET = 500

@@ -135,11 +135,13 @@ def puzzle_answer(request: HttpRequest, puzzle_id: int) -> JsonResponse:
     if not result["correct"] and result["code"] not in puzzle_services.puzzles.RESULT_CODES:
         out["message"] = translated_message(result["code"], result.get("error"), None)
     else:
-        out["message"] = _result_message(result["code"]) or result["message"]
+        out["message"] = _result_message(result["code"], puzzle.kind) or result["message"]
     return JsonResponse(out)
 
 
-def _result_message(code: str) -> str:
+def _result_message(code: str, kind: str) -> str:
+    if code == "wrong_choice" and kind == "discard":
+        return _("The hard bot's look-ahead prefers another discard here.")
     return {
         "solved": _("Solved."),
         "not_an_opening": _("That lays no opening."),

@@ -103,3 +103,33 @@ def test_gin_15_a_knock_puzzle_shows_the_evaluators_figures(
     assert page.locator("#puzzle-rating-change").count() == 0
     screenshot(page, "puzzle-phone-knock-solved.png", full_page=False)
     assert js_errors(page) == []
+
+
+@pytest.fixture
+def discard_puzzle(transactional_db: None) -> dict[str, Any]:
+    from games import puzzles as generator
+    from games.services import puzzles
+
+    found = next(generator.game_puzzles("y", 16, kinds=("discard",)))
+    stored = puzzles.puzzle_store(found)
+    assert stored is not None
+    return {"id": stored.pk, "answer": stored.answer, "top": stored.explanation["top"]}
+
+
+def test_gin_9_a_discard_puzzle_is_answered_by_tapping_a_card_and_discard(
+    browser: Any, server_url: str, discard_puzzle: dict[str, Any], screenshot: Callable[..., Any]
+) -> None:
+    page = open_path(browser, server_url, f"/puzzles/{discard_puzzle['id']}/", None, **PHONE)
+    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
+    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+    assert "Which card do you discard?" in page.inner_text("#puzzle-task")
+    card = discard_puzzle["answer"]["card"]
+    page.locator(f'#hand button.card[data-card="{card}"]').tap()
+    page.get_by_role("button", name="Discard selected", exact=True).tap()
+    page.wait_for_selector('#puzzle[data-state="solved"]', timeout=15000)
+    assert page.locator("#puzzle-verdict code").inner_text() == "solved"
+    assert page.locator(".puzzle-figures li").count() == discard_puzzle["top"]
+    assert page.locator(".puzzle-figures li.played").count() == 1
+    assert "the hard bot's" in page.inner_text("#puzzle-verdict")
+    screenshot(page, "puzzle-phone-discard-solved.png", full_page=False)
+    assert js_errors(page) == []

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
 from games import engine, puzzles
+from games.engine import analysis
 
 SAMPLE = 24
 OPENING_KINDS = ("opening", "joker")
@@ -159,3 +161,74 @@ def test_gin_15_the_knock_puzzles_answer_is_checked_by_the_choice(knock: puzzles
 def test_the_knock_evaluation_is_deterministic(knock: puzzles.Puzzle) -> None:
     again = puzzles.find_knock(knock.state, knock.seat)
     assert again == (knock.answer, knock.explanation)
+
+
+@pytest.fixture(scope="module")
+def discard() -> puzzles.Puzzle:
+    # Game 16 of the seed "y" is a gin game (SOURCES[4]) with a best-discard position.
+    found = list(puzzles.game_puzzles("y", 16, kinds=("discard",)))
+    assert found
+    return found[0]
+
+
+def test_gin_9_a_discard_puzzle_keeps_only_a_clear_best_of_the_hard_bots_discards(
+    discard: puzzles.Puzzle,
+) -> None:
+    figures = discard.explanation
+    assert discard.variant in {"gin", "oklahoma"}
+    view = engine.view_for(discard.state, discard.seat)
+    assert view["you"]["moves"] == ["discard"]  # no knock: that is the knock kind's question
+    # The alternatives are the hard bot's best discards, one per face, the stored answer first.
+    candidates = puzzles.discard_candidates(discard.state, discard.seat)
+    assert [a["card"] for a in figures["alternatives"]] != []
+    assert {a["card"] for a in figures["alternatives"]} == {m.card.face for m in candidates}
+    assert figures["top"] == len(candidates) == puzzles.DISCARD_TOP
+    assert figures["alternatives"][0]["move"] == discard.answer
+    points = [a["points"] for a in figures["alternatives"]]
+    assert points == sorted(points, reverse=True)
+    assert figures["margin"] == pytest.approx(points[0] - points[1], abs=0.01)
+    assert figures["margin"] >= puzzles.DISCARD_MARGIN == figures["required_margin"]
+    assert figures["margin"] >= 2 * figures["error"]
+    assert figures["samples"] == puzzles.DISCARD_SAMPLES
+
+
+def test_gin_9_the_stored_best_discard_is_what_the_engine_says(discard: puzzles.Puzzle) -> None:
+    # The position as the site stores it (its JSON), evaluated again: the same best discard and
+    # the same figures (the deals are seeded by the position's key).
+    stored = engine.state_from_json(json.loads(json.dumps(engine.state_to_json(discard.state))))
+    assert puzzles.find_discard(stored, discard.seat) == (discard.answer, discard.explanation)
+    # The same candidates evaluated on other deals (another seed) still put the answer first.
+    again = analysis.evaluate(
+        stored,
+        discard.seat,
+        puzzles.discard_candidates(stored, discard.seat),
+        samples=puzzles.DISCARD_SAMPLES,
+        seed="another deal of the unseen cards",
+    )
+    assert again.best.move == engine.move_from_json(discard.answer)
+
+
+def test_gin_9_the_discard_puzzles_answer_is_checked_by_the_card(discard: puzzles.Puzzle) -> None:
+    state, seat = discard.state, discard.seat
+    assert puzzles.check(state, seat, "discard", discard.answer, discard.answer)["code"] == "solved"
+    others = [a["move"] for a in discard.explanation["alternatives"][1:]]
+    for other in others:
+        wrong = puzzles.check(state, seat, "discard", other, discard.answer)
+        assert (wrong["correct"], wrong["code"]) == (False, "wrong_choice")
+    considered = {a["card"] for a in discard.explanation["alternatives"]}
+    rest = next(c for c in state.hands[seat] if c.face not in considered)
+    outside = puzzles.check(state, seat, "discard", {"kind": "discard", "card": str(rest)}, discard.answer)
+    assert outside["code"] == "wrong_choice"
+    knock = puzzles.check(state, seat, "discard", {"kind": "knock", "card": str(rest)}, discard.answer)
+    assert knock["correct"] is False
+    assert knock["code"] not in {"solved", "wrong_choice"}  # the engine refuses a knock here
+
+
+def test_a_discard_is_the_same_decision_whichever_copy_of_the_card() -> None:
+    # Two decks (Remik 51): 7H#1 and 7H#2 are one answer, as for the evaluator's move_key.
+    state = _remik51_position("7H#1 7H#2 9S TS 2C 5D 7C 8H 3D 4C 6H KD 2H QS QH")
+    expected = {"kind": "discard", "card": "7H#1"}
+    twin = puzzles.check(state, 0, "discard", {"kind": "discard", "card": "7H#2"}, expected)
+    assert twin["code"] == "solved"
+    other = puzzles.check(state, 0, "discard", {"kind": "discard", "card": "8H"}, expected)
+    assert other["code"] == "wrong_choice"

@@ -36,7 +36,9 @@ def test_every_stored_answer_is_accepted_by_the_engine(stored: list[Puzzle]) -> 
         state = engine.state_from_json(puzzle.state)
         result = puzzles.check(state, puzzle.seat, puzzle.kind, puzzle.answer, puzzle.answer)
         assert result["code"] == "solved"
-        if puzzle.kind == "knock":
+        if puzzle.kind == "discard":  # the evaluator again, on the stored position: the same answer
+            assert puzzles.find_discard(state, puzzle.seat) == (puzzle.answer, puzzle.explanation)
+        if puzzle.kind in ("knock", "discard"):
             assert puzzle.explanation["margin"] >= puzzles.KNOCK_MARGIN
         else:
             assert puzzle.explanation["points"] >= puzzle.explanation["required_points"]
@@ -277,3 +279,25 @@ def test_puzzles_come_from_finished_public_matches_of_the_site(make_user: Any) -
             puzzles.check(state, puzzle.seat, puzzle.kind, puzzle.answer, puzzle.answer)["code"] == "solved"
         )
     assert puzzle_services.puzzles_from_matches(limit=5) == 0  # each position stored once
+
+
+def test_gin_9_a_discard_puzzle_through_the_endpoint(db: None, client: Client) -> None:
+    found = next(puzzles.game_puzzles("y", 16, kinds=("discard",)))
+    puzzle = puzzle_services.puzzle_store(found)
+    assert puzzle is not None
+    page = client.get(reverse("puzzle", args=[puzzle.pk])).content.decode()
+    assert "Which card do you discard?" in page
+    assert f"at least {puzzles.DISCARD_MARGIN:g} points" in page
+    data = _answer(client, puzzle, puzzle.answer).json()
+    assert (data["correct"], data["code"]) == (True, "solved")
+    figures = data["explanation"]
+    assert figures["alternatives"][0]["card"] == puzzle.answer["card"].split("#")[0]
+    assert figures["margin"] >= puzzles.DISCARD_MARGIN
+    second = figures["alternatives"][1]["move"]
+    wrong = _answer(client, puzzle, second).json()
+    assert (wrong["correct"], wrong["code"]) == (False, "wrong_choice")
+    assert wrong["message"] == "The hard bot's look-ahead prefers another discard here."
+    assert wrong["answer"] == puzzle.answer
+    assert wrong["answer_explanation"]["alternatives"] == figures["alternatives"]
+    polish = _answer(Client(HTTP_ACCEPT_LANGUAGE="pl"), puzzle, second).json()["message"]
+    assert polish == "Przewidywanie trudnego bota woli tu odrzucić inną kartę."

@@ -283,3 +283,90 @@ def test_a_starting_worker_schedules_the_timers_of_waiting_tables() -> None:
     with task_log() as log, running_worker(announce_ready=True):
         wait_until(lambda: "timeout" in log.results("games.tasks.turn_timeout"), what="the resumed timer")
     assert _seat(room, 0).timeouts == 1
+
+
+# --- one timer carries the next ------------------------------------------------------------------
+
+
+def _play_turn(match_id: int, people: list[Any]) -> Match:
+    """The seat to move (a person) plays its whole turn; the match after it."""
+    match = Match.objects.get(pk=match_id)
+    seat = match.game_state().turn
+    for _ in range(10):
+        state = match.game_state()
+        if state.turn != seat:
+            return match
+        services.move_submit(
+            match_id=match.pk,
+            user=people[seat],
+            move=choose_move(engine.view_for(state, seat)),
+            expected_version=match.version,
+        )
+        match = Match.objects.get(pk=match_id)
+    raise AssertionError(f"seat {seat}'s turn did not end")
+
+
+def _timers_published() -> tuple[list[dict[str, Any]], Any]:
+    """(the turn timers published from now on, each with its headers; the receiver to disconnect)."""
+    published: list[dict[str, Any]] = []
+
+    def note(sender: Any = None, headers: Any = None, **kwargs: Any) -> None:
+        if str(sender) == "games.tasks.turn_timeout":
+            published.append(dict(headers or {}))
+
+    before_task_publish.connect(note, weak=False)
+    return published, note
+
+
+def test_a_turn_that_begins_while_a_timer_is_queued_queues_none_and_the_stale_timer_passes_it_on() -> None:
+    room, people = _table(turn_seconds=45, humans=2)
+    match = services.match_start(room=room)
+    match = _play_turn(match.pk, people)  # the second seat's turn begins: its own timer
+    first_deadline, first_started, first_version = match.turn_deadline, match.turn_started, match.version
+    assert match.timer_at == first_deadline
+    published, note = _timers_published()
+    try:
+        match = _play_turn(match.pk, people)  # the next turn begins before that timer fires
+        assert published == []
+        assert match.timer_at == first_deadline
+        assert match.turn_deadline is not None
+        assert match.turn_deadline > first_deadline
+
+        # The first timer's time comes: it finds a later turn and queues that turn's timer.
+        Match.objects.filter(pk=match.pk).update(timer_at=timezone.now() - timedelta(seconds=1))
+        assert tasks.turn_timeout(match.pk, first_version, first_started.isoformat()) == "stale"
+        assert len(published) == 1
+        assert published[0]["eta"] == match.turn_deadline.isoformat()
+        assert published[0]["argsrepr"] == repr((match.pk, match.version, match.turn_started.isoformat()))
+        assert Match.objects.get(pk=match.pk).timer_at == match.turn_deadline
+        # A duplicate of that first timer: the turn is covered now, nothing more is queued.
+        assert tasks.turn_timeout(match.pk, first_version, first_started.isoformat()) == "stale"
+        assert len(published) == 1
+    finally:
+        before_task_publish.disconnect(note)
+    assert Match.objects.get(pk=match.pk).version == match.version  # nothing was played
+
+
+@pytest.mark.timeout(60)
+def test_a_turn_without_a_timer_of_its_own_still_runs_out_at_its_deadline() -> None:
+    room, people = _table(turn_seconds=45, humans=2)
+    match = _play_turn(services.match_start(room=room).pk, people)
+    first_started, first_version = match.turn_started, match.version
+    match = _play_turn(match.pk, people)  # covered by the first turn's timer: none of its own
+    seat = match.game_state().turn
+    with task_log() as log, running_worker():
+        # The worker purged the queue: queue the first turn's timer again, to fire in a moment,
+        # and bring this turn's deadline near (the turn times of a real table, shortened).
+        now = timezone.now()
+        soon, deadline = now + timedelta(seconds=0.3), now + timedelta(seconds=3)
+        Match.objects.filter(pk=match.pk).update(timer_at=soon, turn_deadline=deadline)
+        services.turn_timer_schedule(
+            match_id=match.pk, version=first_version, deadline=soon, turn_started=first_started
+        )
+        wait_until(lambda: "timeout" in log.results("games.tasks.turn_timeout"), what="the passed-on timer")
+        results = log.results("games.tasks.turn_timeout")
+    assert results[:2] == ["stale", "timeout"]
+    assert _seat(room, seat).timeouts == 1
+    assert set(
+        MoveRecord.objects.filter(match_id=match.pk, seq__gt=match.version).values_list("actor", "seat")
+    ) >= {(MoveRecord.Actor.STANDIN, seat)}

@@ -102,6 +102,8 @@ _DISCARD_OF = {id(card): Discard(card) for card in PACK}
 _TAKE_OF = {id(card): TakeDiscard(card) for card in PACK}
 _DRAW = DrawStock()
 _PASS = Pass()
+_DISCARD_GET = _DISCARD_OF.__getitem__
+_BIT_GET = _BIT_OF.__getitem__
 
 
 def _mask(cards: Sequence[Card]) -> int:
@@ -387,14 +389,15 @@ class GinCycle:
             allowed: Sequence[Card] = hand
             if taken is not None:  # GIN-Q5: not the card just taken (the last one, unless set up)
                 index = len(hand) - 1
-                if not _is(hand[index], taken):
+                if hand[index] is not taken and not _is(hand[index], taken):
                     index = next((i for i, card in enumerate(hand) if _is(card, taken)), len(hand))
                 allowed = hand[:index] + hand[index + 1 :]
             try:
-                moves: list[Move] = list(map(_DISCARD_OF.__getitem__, map(id, allowed)))
+                moves: list[Move] = list(map(_DISCARD_GET, map(id, allowed)))
+                mask = sum(map(_BIT_GET, map(id, hand)))  # distinct cards: the sum is the union
             except KeyError:  # cards that are not the pack's own objects
                 moves = [Discard(card) for card in allowed]
-            mask = _mask(hand)
+                mask = mask_of(hand)
             limit = cycle.limit
             if deadwood_after_discard(mask) <= limit:
                 moves += [Knock(card) for card in allowed if deadwood(mask ^ _bit(card)) <= limit]

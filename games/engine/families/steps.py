@@ -15,13 +15,17 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .. import errors
-from ..cards import Card, format_cards
+from ..cards import PACK_TEXTS, Card, format_cards
 from ..cycles import Cycle
 from ..deal import deal_seed
 from ..events import Event, private, public
 from ..melds import Meld, MeldPolicy, extend_meld
 from ..scoring import RoundEnd, RoundResult, ScoreLine, standings
-from ..state import GameState, Phase, TableMeld, Transition, evolve
+from ..state import GameState, Phase, TableMeld, Transition, evolve, turned
+
+#: ``Transition(state, events)`` without the named tuple's ``__new__`` (a function in Python): the
+#: moves of every turn make one.
+_TRANSITION = tuple.__new__
 
 # --- hands and turns ------------------------------------------------------------------------------
 
@@ -43,8 +47,12 @@ def started(state: GameState, seat: int) -> tuple[int, ...]:
 def find_card(hand: Sequence[Card], wanted: Card, what: str) -> int:
     """Where in ``hand`` is the physical card ``wanted`` names (its copy id, or any copy)."""
     rank, suit, copy = wanted.rank, wanted.suit, wanted.copy
+    if copy:  # a physical card (a move from legal_moves): first the object itself; the same answer
+        for index, card in enumerate(hand):  # as below, as a hand never holds one physical card twice
+            if card is wanted:
+                return index
     for index, card in enumerate(hand):  # Card.matches, written out: a discard is every other move
-        if card is wanted or (card.rank == rank and card.suit == suit and (not copy or card.copy == copy)):
+        if card.rank == rank and card.suit == suit and (not copy or card.copy == copy):
             return index
     raise errors.CardNotInHandError(f"{wanted} is not in your hand ({what})", card=str(wanted))
 
@@ -67,46 +75,101 @@ def take_cards(pool: list[Card], wanted: Sequence[Card], what: str) -> list[Card
     return [card for card in out if card is not None]
 
 
-def draw(state: GameState, seat: int, **changes: Any) -> Transition:
-    """``seat`` draws the top card of the stock, and plays on (``changes`` are the family's own)."""
-    card, stock = state.stock[0], state.stock[1:]
-    new = evolve(
-        state, stock=stock, hands=with_hand(state, seat, (*state.hands[seat], card)), phase="play", **changes
+def draw(
+    state: GameState, seat: int, *, cycle: Cycle | None = None, moves_played: int | None = None
+) -> Transition:
+    """``seat`` draws the top card of the stock, and plays on (``cycle``: the family's own, changed;
+    ``moves_played``: the move counted by the family)."""
+    stock = state.stock
+    card = stock[0]
+    new = turned(
+        state,
+        with_hand(state, seat, (*state.hands[seat], card)),
+        stock[1:],
+        state.discard,
+        state.turn,
+        "play",
+        state.turns_started,
+        state.moves_played if moves_played is None else moves_played,
+        state.cycle if cycle is None else cycle,
     )
     drew = _DREW[seat] if seat < len(_DREW) else public("drew", seat=seat, source="stock")
-    return Transition(new, (drew, private(seat, "drew_card", seat=seat, card=str(card))))
+    text = PACK_TEXTS.get(id(card)) or str(card)
+    return _TRANSITION(Transition, (new, (drew, private(seat, "drew_card", seat=seat, card=text))))
 
 
-def take(state: GameState, seat: int, index: int, **changes: Any) -> Transition:
+def take(
+    state: GameState, seat: int, index: int, *, cycle: Cycle | None = None, moves_played: int | None = None
+) -> Transition:
     """``seat`` takes the discard at ``index`` and every card above it into the hand."""
-    taken = state.discard[index:]
-    hands = with_hand(state, seat, (*state.hands[seat], *taken))
-    new = evolve(state, hands=hands, discard=state.discard[:index], phase="play", **changes)
-    picked = str(taken[0])
+    pile = state.discard
+    taken = pile[index:]
+    new = turned(
+        state,
+        with_hand(state, seat, (*state.hands[seat], *taken)),
+        state.stock,
+        pile[:index],
+        state.turn,
+        "play",
+        state.turns_started,
+        state.moves_played if moves_played is None else moves_played,
+        state.cycle if cycle is None else cycle,
+    )
+    picked = PACK_TEXTS.get(id(taken[0])) or str(taken[0])
     cards = [picked] if len(taken) == 1 else [str(c) for c in taken]
-    return Transition(new, (public("took", seat=seat, card=picked, cards=cards, depth=len(taken)),))
+    return _TRANSITION(
+        Transition, (new, (public("took", seat=seat, card=picked, cards=cards, depth=len(taken)),))
+    )
 
 
 def discard(
-    state: GameState, seat: int, index: int, *, then: tuple[Event, ...] = (), **changes: Any
+    state: GameState,
+    seat: int,
+    index: int,
+    *,
+    then: tuple[Event, ...] = (),
+    cycle: Cycle | None = None,
+    turn: int | None = None,
+    phase: Phase | None = None,
+    turns_started: tuple[int, ...] | None = None,
+    moves_played: int | None = None,
 ) -> Transition:
     """``seat`` discards the card at ``index`` of its hand onto the pile; ``then``: the events
-    that follow (the next seat's turn, when ``changes`` pass it)."""
+    that follow (the next seat's turn, when ``turn`` passes it). The keywords are the family's own
+    changes (none: the field is kept)."""
     hand = state.hands[seat]
     card = hand[index]
-    new = evolve(
+    new = turned(
         state,
-        hands=with_hand(state, seat, hand[:index] + hand[index + 1 :]),
-        discard=(*state.discard, card),
-        **changes,
+        with_hand(state, seat, hand[:index] + hand[index + 1 :]),
+        state.stock,
+        (*state.discard, card),
+        state.turn if turn is None else turn,
+        state.phase if phase is None else phase,
+        state.turns_started if turns_started is None else turns_started,
+        state.moves_played if moves_played is None else moves_played,
+        state.cycle if cycle is None else cycle,
     )
-    return Transition(new, (public("discarded", seat=seat, card=str(card)), *then))
+    text = PACK_TEXTS.get(id(card)) or str(card)
+    return _TRANSITION(Transition, (new, (public("discarded", seat=seat, card=text), *then)))
 
 
-def pass_turn(state: GameState, seat: int, **changes: Any) -> Transition:
+def pass_turn(
+    state: GameState, seat: int, *, cycle: Cycle | None = None, moves_played: int | None = None
+) -> Transition:
     """The turn goes to ``seat``, who starts by drawing."""
-    new = evolve(state, turn=seat, phase="draw", turns_started=started(state, seat), **changes)
-    return Transition(new, (turn_event(seat),))
+    new = turned(
+        state,
+        state.hands,
+        state.stock,
+        state.discard,
+        seat,
+        "draw",
+        started(state, seat),
+        state.moves_played if moves_played is None else moves_played,
+        state.cycle if cycle is None else cycle,
+    )
+    return _TRANSITION(Transition, (new, (turn_event(seat),)))
 
 
 #: The ``turn`` event of each seat (events are never changed once made, so they can be shared).
@@ -224,7 +287,7 @@ def round_over_event(
         **(before or {}),
         lines=[line.to_json() for line in result.lines],
         totals=list(result.totals),
-        hands=[[str(c) for c in hand] for hand in result.hands],
+        hands=[[PACK_TEXTS.get(id(c)) or str(c) for c in hand] for hand in result.hands],
         **(after or {}),
         seed=deal_seed(state.secret, state.round_no).hex(),
     )

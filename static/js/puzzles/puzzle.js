@@ -73,7 +73,7 @@ class PuzzleConnection {
         this.done = true;
         if (answer.frame) this.deliver(answer.frame);
         else this.deliver({ type: "error", id: command.id, code: answer.code, message: answer.message });
-        showResult(answer);
+        showResult(answer, command.move);
       })
       .catch((error) => {
         this.deliver({ type: "error", id: command.id, code: "server_error", message: String(error.message || error) });
@@ -122,25 +122,44 @@ function explainLine(explanation) {
       ? ` ${t("Jokers bought back: %(n)s.", { n: explanation.exchanges.length })}` : "");
 }
 
-/** The knock kind: the evaluator's expected points of knocking and of drawing on. */
-function figures(explanation) {
+/** The knock and discard kinds: the evaluator's expected points of each alternative it played out. */
+function figures(explanation, played) {
   if (!explanation || !explanation.alternatives) return null;
   const said = { knock: t("Knock now"), draw_on: t("Draw on") };
+  const label = (a) => (a.card ? t("Discard %(card)s", { card: shortCard(a.card) }) : said[a.choice] || a.choice);
+  const values = {
+    margin: explanation.margin.toFixed(1),
+    error: (explanation.error || 0).toFixed(1),
+    n: explanation.samples,
+    top: explanation.top,
+  };
+  const mine = played && played.card ? shortCard(played.card) : null;
+  const considered = !mine || !explanation.top || explanation.alternatives.some((a) => a.card && shortCard(a.card) === mine);
   return [
     h("ul", { class: "puzzle-figures" },
-      explanation.alternatives.map((a) => h("li", {}, `${said[a.choice] || a.choice}: `,
-        t("%(points)s points expected", { points: a.points.toFixed(1) })))),
-    h("p", { class: "aside" }, t("Margin %(margin)s ± %(error)s points over %(n)s deals of the unseen cards.", {
-      margin: explanation.margin.toFixed(1), error: (explanation.error || 0).toFixed(1), n: explanation.samples })),
+      explanation.alternatives.map((a) => {
+        const line = [`${label(a)}: `, t("%(points)s points expected", { points: a.points.toFixed(1) })];
+        return mine && a.card && shortCard(a.card) === mine
+          ? h("li", { class: "played" }, h("strong", {}, line), " ", t("(your discard)"))
+          : h("li", {}, line);
+      })),
+    explanation.top
+      ? h("p", { class: "aside" }, t("The best discard is ahead of the second best of the hard bot's %(top)s best discards by %(margin)s ± %(error)s points, over %(n)s deals of the unseen cards.", values))
+      : h("p", { class: "aside" }, t("Margin %(margin)s ± %(error)s points over %(n)s deals of the unseen cards.", values)),
+    considered ? null : h("p", { class: "aside", id: "puzzle-not-considered" },
+      t("Your discard is not among the hard bot's best discards: the engine did not play it out.")),
   ];
 }
 
-function explained(explanation) {
-  if (explanation && explanation.alternatives) return figures(explanation);
+function explained(explanation, played) {
+  if (explanation && explanation.alternatives) return figures(explanation, played);
   return [meldList(explanation), explainLine(explanation)];
 }
 
-function showResult(answer) {
+const AGREES = { knock: () => t("The engine agrees:"), discard: () => t("The engine agrees:") };
+const CHOICE = { knock: () => t("The engine's choice:"), discard: () => t("The engine's choice:") };
+
+function showResult(answer, played) {
   page.dataset.state = answer.correct ? "solved" : "failed";
   page.dataset.code = answer.code;
   const rating = answer.rated
@@ -158,8 +177,8 @@ function showResult(answer) {
       h("p", {}, h("strong", {}, answer.correct ? t("Solved!") : t("Not this time.")), " ", answer.message, " ",
         h("code", {}, answer.code)),
       answer.correct
-        ? [h("p", {}, config.kind === "knock" ? t("The engine agrees:") : t("The engine accepts your opening:")), explained(answer.explanation)]
-        : [h("p", {}, config.kind === "knock" ? t("The engine's choice:") : t("One answer the engine accepts:")), explained(answer.answer_explanation)],
+        ? [h("p", {}, AGREES[config.kind] ? AGREES[config.kind]() : t("The engine accepts your opening:")), explained(answer.explanation, played)]
+        : [h("p", {}, CHOICE[config.kind] ? CHOICE[config.kind]() : t("One answer the engine accepts:")), explained(answer.answer_explanation, played)],
       rating,
       h("p", {}, h("a", { class: "button", href: config.nextUrl, id: "puzzle-next" }, t("Next puzzle")))),
   );
