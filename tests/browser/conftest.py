@@ -178,7 +178,7 @@ class SharedChromium:
         profile = self.profile / f"profile-{time.monotonic_ns()}"
         command = self.command = self.command or self.playwright_command()
         process = subprocess.Popen(
-            [*command, "--remote-debugging-port=0", f"--user-data-dir={profile}"],
+            [*command, "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

@@ -34,10 +34,13 @@ async def _play_round_over_sockets(server_url: str, match_id: int, cookies: list
     ws_url = server_url.replace("http://", "ws://") + f"/ws/match/{match_id}/"
     frames: list[dict[int, dict[str, Any]]] = [{}, {}]
     latest: list[dict[str, Any] | None] = [None, None]
+    errors: list[tuple[int, dict[str, Any]]] = []
 
     async def reader(seat: int, socket: Any) -> None:
         async for text in socket:
             frame = json.loads(text)
+            if frame.get("type") == "error":
+                errors.append((seat, frame))
             if frame.get("type") != "state":
                 continue
             latest[seat] = frame
@@ -65,8 +68,10 @@ async def _play_round_over_sockets(server_url: str, match_id: int, cookies: list
             move = choose_move(latest[mover]["view"])
             command = {"type": "move", "id": f"m{version}", "version": version, "move": move_to_json(move)}
             await sockets[mover].send(json.dumps(command))
-            async with asyncio.timeout(10):
+            # A hang guard, not a time limit (a move takes milliseconds on an idle machine).
+            async with asyncio.timeout(60):
                 while any(version + 1 not in frames[seat] for seat in (0, 1)):
+                    assert not errors, f"refused at version {version}: {errors}"
                     await asyncio.sleep(0.005)
     finally:
         for socket in sockets:
