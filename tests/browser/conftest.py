@@ -260,13 +260,11 @@ def shared_chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shared
 SOCKETS_CLOSED_TIMEOUT = 30.0
 
 
-def _wait_until_sockets_closed(request: pytest.FixtureRequest) -> None:
+def _wait_until_sockets_closed() -> None:
     """Wait until the server has handled the closing of the test's sockets (its last write of a
     socket's close is deleting its ``AccountSocket`` row), so that the database's flush after the
     test does not race the server's writes (on PostgreSQL the flush's TRUNCATE and a seat's
     disconnect deadlocked). A bounded wait: a socket still open then is not this fixture's to judge."""
-    if "transactional_db" not in request.fixturenames and "live_server" not in request.fixturenames:
-        return
     from games.models import AccountSocket
 
     deadline = time.monotonic() + SOCKETS_CLOSED_TIMEOUT
@@ -275,12 +273,11 @@ def _wait_until_sockets_closed(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture
-def browser(
-    playwright: Any, shared_chromium: SharedChromium, request: pytest.FixtureRequest
-) -> Iterator[Any]:
+def browser(transactional_db: None, playwright: Any, shared_chromium: SharedChromium) -> Iterator[Any]:
     """A headless Chromium, started after the test's database fixtures: this worker's Chromium
     (``SharedChromium``); every context and page the test opened is closed at its end, and the
-    end waits until the server has seen those sockets close."""
+    end waits until the server has seen those sockets close. It asks for ``transactional_db``
+    (every browser test commits its data for the server) so that the flush comes after that wait."""
     chromium = playwright.chromium.connect_over_cdp(shared_chromium.url())
     default = set(chromium.contexts)  # Chromium's own default context: left as it is
     try:
@@ -290,7 +287,7 @@ def browser(
             if context not in default:
                 context.close()
         chromium.close()  # disconnects; the process stays for the next test
-        _wait_until_sockets_closed(request)
+        _wait_until_sockets_closed()
 
 
 @pytest.fixture

@@ -1,4 +1,6 @@
-"""What every test of the suite gets, whatever its folder."""
+"""What every test of the suite gets, whatever its folder: a pytest plugin (``-p tests.default_language``
+in pyproject.toml), not a ``tests/conftest.py``, which the doctest collection would import under the
+same module name as the folders' own conftest files."""
 
 from __future__ import annotations
 
