@@ -85,13 +85,19 @@ def knock_puzzle(transactional_db: None) -> dict[str, Any]:
     return {"id": stored.pk, "answer": stored.answer}
 
 
+def _open_as_visitor(browser: Any, server_url: str, puzzle_id: int) -> Any:
+    """The puzzle's page on a phone, without an account, once its table is live."""
+    page = open_path(browser, server_url, f"/puzzles/{puzzle_id}/", None, **PHONE)
+    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
+    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+    return page
+
+
 def test_gin_15_a_knock_puzzle_shows_the_evaluators_figures(
     browser: Any, server_url: str, knock_puzzle: dict[str, Any], screenshot: Callable[..., Any]
 ) -> None:
     # A visitor (no account): checked and explained, not rated.
-    page = open_path(browser, server_url, f"/puzzles/{knock_puzzle['id']}/", None, **PHONE)
-    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
-    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+    page = _open_as_visitor(browser, server_url, knock_puzzle["id"])
     assert "Knock now, or discard and draw on?" in page.inner_text("#puzzle-task")
     # The answer goes through the page's connection as the table's knock or discard button sends it.
     page.evaluate(
@@ -119,9 +125,7 @@ def discard_puzzle(transactional_db: None) -> dict[str, Any]:
 def test_gin_9_a_discard_puzzle_is_answered_by_tapping_a_card_and_discard(
     browser: Any, server_url: str, discard_puzzle: dict[str, Any], screenshot: Callable[..., Any]
 ) -> None:
-    page = open_path(browser, server_url, f"/puzzles/{discard_puzzle['id']}/", None, **PHONE)
-    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
-    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+    page = _open_as_visitor(browser, server_url, discard_puzzle["id"])
     assert "Which card do you discard?" in page.inner_text("#puzzle-task")
     card = discard_puzzle["answer"]["card"]
     page.locator(f'#hand button.card[data-card="{card}"]').tap()
