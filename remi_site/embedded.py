@@ -13,6 +13,10 @@ on by default when ``REDIS_URL`` is unset). The same task code runs as under a s
 * Two such threads: one consumes the default queue (live play: bot moves, turn timers, sweeps),
   the other ``BACKGROUND_QUEUE`` (a round's analysis, puzzle generation: ``CELERY_TASK_ROUTES``),
   so live play never waits behind background work. Both pass through the same task gate.
+  Celery keeps the queues a worker consumes in the *app* (``app.amqp.queues.select``), one set per
+  process: two workers of one app starting at once could both end up on the same queue (the other
+  queue's tasks then waited for ever: an analysis never started, seen once in CI). Each thread
+  names its own queue (``_own_queue``), read when its consumer is built or rebuilt.
 * Its sends reach the server's sockets through ``games.broadcast.send_many`` (handed to the
   server's loop). When the server stops, ``games.servers.shutdown`` closes the task gate: the
   worker thread (a daemon) starts no task after that, and the process exits without it.
@@ -32,6 +36,11 @@ logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _worker_pid: int | None = None
+#: The queue the current worker thread consumes (``_own_queue``); unset in other threads.
+_consuming = threading.local()
+_wrap_lock = threading.Lock()
+#: The running workers by queue (in this process), for the tests and for a debugger.
+workers: dict[str, Any] = {}
 
 
 def ensure_embedded_worker() -> bool:
@@ -120,6 +129,8 @@ def _run_worker(queue: str, announce_ready: bool) -> None:
 
         app.finalize()
         app.set_current()
+        _own_queue(app)
+        _consuming.queues = [app.amqp.queues[queue]]
         worker = (EmbeddedWorkController if announce_ready else BackgroundWorkController)(
             app=app,
             pool="solo",
@@ -131,6 +142,30 @@ def _run_worker(queue: str, announce_ready: bool) -> None:
             without_gossip=True,
             loglevel="WARNING",
         )
+        workers[queue] = worker
         worker.start()
     except Exception:  # pragma: no cover - logged, the server keeps serving
         logger.exception("the embedded Celery worker stopped")
+
+
+def _own_queue(app: Any) -> None:
+    """Make ``app``'s task consumers consume the queue their thread names (``_consuming.queues``).
+
+    A worker builds its task consumer with ``app.amqp.TaskConsumer(connection)``, which consumes
+    ``app.amqp.queues.consume_from``: the queues the *last* worker built in the process selected.
+    Wrapped once per app; in a thread that names no queue (a ``celery worker`` process, the tests),
+    the consumer is Celery's own.
+    """
+    amqp = app.amqp
+    with _wrap_lock:
+        if getattr(amqp.TaskConsumer, "own_queue", False):
+            return
+        task_consumer = amqp.TaskConsumer
+
+        def own_queue_consumer(channel: Any, queues: Any = None, **kwargs: Any) -> Any:
+            if queues is None:
+                queues = getattr(_consuming, "queues", None)
+            return task_consumer(channel, queues=queues, **kwargs)
+
+        own_queue_consumer.own_queue = True  # type: ignore[attr-defined]
+        amqp.TaskConsumer = own_queue_consumer

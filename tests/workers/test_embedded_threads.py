@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,3 +52,58 @@ def test_the_embedded_mode_runs_a_live_and_a_background_worker_and_one_sweep(tmp
     assert "celery-embedded" in names
     assert "celery-embedded-background" in names
     assert names.count("turn-sweep") == 1, names
+
+
+QUEUES_PROGRAM = """
+import time
+import django
+django.setup()
+from django.conf import settings
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from remi_site import embedded
+assert embedded.ensure_embedded_worker()
+live, background = settings.CELERY_TASK_DEFAULT_QUEUE, settings.BACKGROUND_QUEUE
+deadline = time.monotonic() + 60
+def consumed(queue):
+    worker = embedded.workers.get(queue)
+    consumer = getattr(worker, "consumer", None)
+    task_consumer = getattr(consumer, "task_consumer", None)
+    return None if task_consumer is None else sorted(q.name for q in task_consumer.queues)
+while time.monotonic() < deadline and (consumed(live) is None or consumed(background) is None):
+    time.sleep(0.1)
+print("LIVE", consumed(live))
+print("BACKGROUND", consumed(background))
+# What the other thread's start did to the app (Celery keeps one selection per app): a consumer
+# rebuilt in a thread that names its queue still consumes that queue.
+from remi_site.celery import app
+app.amqp.queues.select([live])
+import threading
+rebuilt = []
+def rebuild():
+    embedded._consuming.queues = [app.amqp.queues[background]]
+    with app.connection_for_read() as connection:
+        rebuilt.append(sorted(q.name for q in app.amqp.TaskConsumer(connection).queues))
+thread = threading.Thread(target=rebuild)
+thread.start()
+thread.join()
+print("REBUILT", rebuilt[0])
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_each_embedded_worker_consumes_its_own_queue_whatever_the_other_selected(tmp_path: Path) -> None:
+    # Celery's queue selection is one per app: the two workers starting at once once both consumed
+    # the live queue, and an analysis waited for ever (CI, test_background_queue.py).
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "EMBEDDED_WORKER")}
+    env.update(DJANGO_SETTINGS_MODULE="remi_site.settings", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sql'}")
+    done = subprocess.run(
+        [sys.executable, "-c", QUEUES_PROGRAM], cwd=ROOT, env=env, capture_output=True, text=True, timeout=150
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines() if line.split(" ", 1)[0].isupper())
+    # The subprocess inherits this test's environment, so its queue names are this process's.
+    assert lines["LIVE"] == repr([settings.CELERY_TASK_DEFAULT_QUEUE]), lines
+    assert lines["BACKGROUND"] == repr([settings.BACKGROUND_QUEUE]), lines
+    assert lines["REBUILT"] == repr([settings.BACKGROUND_QUEUE]), lines
