@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
+
+from games import puzzles as generator
 
 
 @pytest.fixture(autouse=True)
@@ -26,13 +29,34 @@ def make_user(db: None) -> Callable[[str], Any]:
     return make
 
 
+#: The generator itself (the fixture below replaces it in its tests with a cached copy).
+GAME_PUZZLES = generator.game_puzzles
+
+
+@functools.cache
+def _game_puzzles(seed: str, game_no: int, kinds: tuple[str, ...]) -> tuple[generator.Puzzle, ...]:
+    return tuple(GAME_PUZZLES(seed, game_no, kinds))
+
+
+def _cached_game_puzzles(
+    seed: str, game_no: int, kinds: Sequence[str] = generator.KINDS
+) -> Iterator[generator.Puzzle]:
+    return iter(_game_puzzles(seed, game_no, tuple(kinds)))
+
+
 @pytest.fixture
-def stored(db: None) -> list[Any]:
+def stored(db: None, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Eight puzzles of the seed ``site`` stored by the service, as the Celery task does; the
-    opening kinds (``opening``, ``joker``) first."""
+    opening kinds (``opening``, ``joker``) first.
+
+    The bot games they come from are played once per test process: ``games.puzzles.game_puzzles``
+    is deterministic given its arguments and its puzzles are frozen, so its answers are kept (the
+    games were about 4 s of CPU a test); the service stores them as it does for the Celery task.
+    """
     from games.models import Puzzle
     from games.services import puzzles
 
+    monkeypatch.setattr(generator, "game_puzzles", _cached_game_puzzles)
     batch = puzzles.puzzle_batch_create(seed="site", target=8)
     puzzles.puzzle_batch_run(batch_id=batch.pk)
     rows = list(Puzzle.objects.order_by("id"))
