@@ -1,4 +1,5 @@
-"""Puzzles stored once per test session's database (a small batch of the generator)."""
+"""The puzzle tests' fixtures: a small batch of the generator stored by the service, its bot games
+played once per test process (``stored``)."""
 
 from __future__ import annotations
 
