@@ -14,13 +14,15 @@ The one preamble of every browser test (docs/testing.md, "Browser tests: the rec
   ``tests/browser/artifacts/``. Pages are opened logged in with ``tablekit.open_path`` /
   ``tablekit.open_page``, which collect the page's uncaught script errors (``tablekit.js_errors``).
 
-Every ORM call of a test happens in its fixtures, before Playwright starts; the ``browser``
-fixture also lets Django's async-safety check pass while Playwright's event loop runs in the
-test thread.
+Playwright itself (its Node driver) is shared by consecutive browser tests of a pytest worker
+(``SharedPlaywright``), its event loop marked running only while the test's own code runs: the
+fixtures that make a test's data (matches, their frames published) and the flush after it run as
+in any other test.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import os
 import subprocess
@@ -28,6 +30,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -115,16 +118,94 @@ def server_url(
             sys.stderr.write(f"\n--- daphne log ---\n{text}\n")
 
 
-@pytest.fixture
-def playwright(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """Playwright's sync API, running (for a test that launches Chromium its own way)."""
-    from playwright.sync_api import sync_playwright
+class SharedPlaywright:
+    """Playwright's sync API, started by the first browser test of a run of them on this pytest
+    worker and stopped after the last (``pytest_runtest_teardown`` below): starting its Node
+    driver for each test cost more than a second of CPU a test (docs/testing.md, "Speed").
 
-    # Playwright's sync API runs an event loop in this thread; any ORM call a fixture makes at
-    # teardown (the transactional flush) must not be refused because of it.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as running:
-        yield running
+    Playwright's sync API keeps its event loop inside ``run_until_complete`` in a greenlet of its
+    own, so between two calls the loop counts as running in the test's thread. Then Django
+    refuses ORM calls (``SynchronousOnlyOperation``), ``async_to_sync`` refuses to publish a
+    frame, and ``asyncio.run`` refuses to start. So the loop is marked running only while
+    Playwright owns the thread (``calls``): the call phase of a test that uses it, and the
+    ``browser`` fixture's own Playwright calls; there ``DJANGO_ALLOW_ASYNC_UNSAFE`` lets the test
+    read the database. A fixture that makes a match, its frames published, and the flush after
+    the test, run with no loop marked, exactly as in a test without Playwright; and so does any
+    other test on this worker, once Playwright is stopped.
+    """
+
+    def __init__(self) -> None:
+        self.manager: Any = None
+        self.running: Any = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def get(self) -> Any:
+        if self.running is None:
+            from playwright.sync_api import sync_playwright
+
+            manager = sync_playwright()
+            running = manager.start()
+            self.loop = asyncio.events._get_running_loop()
+            assert self.loop is not None, "Playwright's sync API runs no event loop in this thread"
+            asyncio.events._set_running_loop(None)  # until ``calls``
+            self.manager, self.running = manager, running
+        return self.running
+
+    @contextmanager
+    def calls(self) -> Iterator[None]:
+        """Playwright owns the thread: its loop marked running, Django's async check relaxed."""
+        if self.running is None:
+            yield
+            return
+        saved = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        asyncio.events._set_running_loop(self.loop)
+        try:
+            yield
+        finally:
+            asyncio.events._set_running_loop(None)
+            if saved is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
+
+    def stop(self) -> None:
+        if self.running is None:
+            return
+        try:
+            with self.calls():
+                self.manager.__exit__(None, None, None)
+        finally:
+            self.manager = self.running = self.loop = None
+
+
+_PLAYWRIGHT = SharedPlaywright()
+
+
+def _uses_playwright(item: pytest.Item | None) -> bool:
+    return item is not None and "playwright" in getattr(item, "fixturenames", ())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """The test's own code drives Playwright: its loop is marked running meanwhile."""
+    with _PLAYWRIGHT.calls():
+        yield
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After a test's own teardown (its contexts closed, the database flushed): stop Playwright
+    unless the next test on this worker uses it too."""
+    if not _uses_playwright(nextitem):
+        _PLAYWRIGHT.stop()
+
+
+@pytest.fixture
+def playwright() -> Any:
+    """Playwright's sync API, running (``SharedPlaywright``; also for a test that launches
+    Chromium its own way)."""
+    return _PLAYWRIGHT.get()
 
 
 @pytest.fixture
@@ -140,8 +221,8 @@ class SharedChromium:
     Launching Chromium was about a second of wall time and of CPU per browser test (half of the
     browser tests' own cost); a context is a tenth of that. Each test still gets its own contexts
     (cookies, storage, cache, service workers: nothing is shared between tests), and Playwright
-    itself still starts and stops with each test (its event loop must not outlive the test: see
-    ``playwright``). If the process has died, the next test starts another.
+    itself is shared by consecutive browser tests (``SharedPlaywright``). If the process has died,
+    the next test starts another.
     """
 
     def __init__(self, profile: Path) -> None:
@@ -278,15 +359,17 @@ def browser(transactional_db: None, playwright: Any, shared_chromium: SharedChro
     (``SharedChromium``); every context and page the test opened is closed at its end, and the
     end waits until the server has seen those sockets close. It asks for ``transactional_db``
     (every browser test commits its data for the server) so that the flush comes after that wait."""
-    chromium = playwright.chromium.connect_over_cdp(shared_chromium.url())
-    default = set(chromium.contexts)  # Chromium's own default context: left as it is
+    with _PLAYWRIGHT.calls():
+        chromium = playwright.chromium.connect_over_cdp(shared_chromium.url())
+        default = set(chromium.contexts)  # Chromium's own default context: left as it is
     try:
         yield chromium
     finally:
-        for context in chromium.contexts:
-            if context not in default:
-                context.close()
-        chromium.close()  # disconnects; the process stays for the next test
+        with _PLAYWRIGHT.calls():
+            for context in chromium.contexts:
+                if context not in default:
+                    context.close()
+            chromium.close()  # disconnects; the process stays for the next test
         _wait_until_sockets_closed()
 
 
