@@ -267,7 +267,12 @@ if REDIS_URL:
                         # once ("Too many connections").
                         "max_connections": 2000,
                     }
-                ]
+                ],
+                # Redis pub/sub channels are shared by every db number of a Redis server: groups
+                # are named after match and room ids, so two sites (or two test runs, or two
+                # pytest-xdist workers with their own databases) on one Redis would hear each
+                # other's frames. CHANNEL_LAYER_PREFIX names a site's own; tests add their suffix.
+                "prefix": f"{os.environ.get('CHANNEL_LAYER_PREFIX', 'asgi')}{_TEST_SUFFIX}",
             },
         }
     }
