@@ -9,40 +9,31 @@ page of one worker's match 3 received the frames of the other worker's match 3.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import subprocess
-import sys
+import runpy
+from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.conf import settings
 
 from remi_site.channel_layer import PubSubChannelLayer
 
-PRINT_PREFIX = (
-    "import json; from django.conf import settings; "
-    "print(json.dumps(settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('prefix')))"
-)
+BASE_SETTINGS = Path(settings.BASE_DIR) / "remi_site" / "settings" / "base.py"
 
 
 def _prefix(**env: str) -> str | None:
-    """The layer's prefix in a fresh process configured by ``env`` (on Redis)."""
+    """The layer's prefix the settings give on Redis with the environment ``env`` (the settings
+    file run again, as a process started with that environment would)."""
     environment = {
         key: value
         for key, value in os.environ.items()
         if key not in ("TOX_PARALLEL_ENV", "PYTEST_XDIST_WORKER", "CHANNEL_LAYER_PREFIX")
     }
-    environment |= {"DJANGO_SETTINGS_MODULE": "remi_site.settings", "REDIS_URL": "redis://127.0.0.1:6379/0"}
-    environment |= env
-    out = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {PRINT_PREFIX}"],
-        cwd=settings.BASE_DIR,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout)
+    environment |= {"REDIS_URL": "redis://127.0.0.1:6379/0", **env}
+    with mock.patch.dict(os.environ, environment, clear=True):
+        configured = runpy.run_path(str(BASE_SETTINGS))
+    return configured["CHANNEL_LAYERS"]["default"].get("CONFIG", {}).get("prefix")
 
 
 def test_each_test_run_and_worker_and_site_has_a_channel_prefix_of_its_own() -> None:
