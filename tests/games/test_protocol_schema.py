@@ -5,13 +5,16 @@ the bots sent. The socket tests check the frames they receive against it too (te
 from __future__ import annotations
 
 import json
+import random
+from typing import Any
 
 import pytest
 from django.test import Client
 
 from games import engine, protocol
 from games.engine.bots import choose_move
-from tests.schema import SCHEMA_PATH, assert_command, assert_frame
+from tests.effort import effort
+from tests.schema import SCHEMA_PATH, assert_command, assert_frame, fast_accepts, slow_accepts
 
 #: Enough moves for every kind of turn (draws, takes, melds, lay-offs, knocks, the gin family's
 #: deals ending); whole rounds and matches, with their round_over and match_over events, are
@@ -46,6 +49,85 @@ def test_every_frame_of_a_bot_match_fits_the_published_schema(variant: str) -> N
             )
             assert_frame(json.loads(json.dumps(frame)))
     assert {"turn", "discarded"} <= kinds
+
+
+#: Broken copies of frames on which the two validators of tests/schema.py must agree, per variant.
+MUTANTS = effort(60, 300)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value (the keys of objects, the indexes of arrays)."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+def _mutant(frame: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A copy of ``frame`` with one thing broken at a random place: a key gone, a value of
+    another type or out of range, an unknown key."""
+    broken = json.loads(json.dumps(frame))
+    path = rng.choice(_paths(broken)[1:])
+    parent = broken
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    how = rng.choice(["drop", "null", "text", "negative", "float", "list", "extra"])
+    if how == "drop":
+        del parent[last]
+    elif how == "extra":
+        target = parent[last]
+        if isinstance(target, dict):
+            target["unexpected"] = 1
+        else:
+            parent[last] = {"unexpected": 1}
+    else:
+        parent[last] = {"null": None, "text": "x", "negative": -1, "float": 0.5, "list": []}[how]
+    return broken
+
+
+@pytest.mark.parametrize("variant", engine.variant_names())
+def test_the_fast_validator_agrees_with_jsonschema_on_frames_and_broken_frames(variant: str) -> None:
+    """tests/schema.py lets a compiled draft-07 validator pass what it accepts: it must accept
+    exactly what the Draft 2020-12 judge accepts, on real frames and on broken copies of them."""
+    rules = engine.variant(variant)
+    state = engine.new_game(rules, players=["p0", "p1"], seed=f"agree {variant}".encode())
+    seats = protocol.seats([(n, n > 0, "connected", 0) for n in range(2)])
+    clock = {"turn_seconds": 60, "turn_started": 1_800_000_000_000, "resume_at": None}
+    frames = []
+    for version in range(40):
+        if state.is_over:
+            break
+        transition = engine.apply_move(state, state.turn, choose_move(engine.view_for(state, state.turn)))
+        state = transition.state
+        audience = version % 2
+        events = engine.events_for(transition.events, audience)
+        frame = protocol.state_frame(
+            engine.view_for(state, audience), version + 1, events, clock=clock, seats=seats
+        )
+        frames.append(json.loads(json.dumps(frame)))
+    rng = random.Random(f"mutants {variant}")
+    refused = 0
+    for frame in frames[:: max(1, len(frames) // 8)]:
+        assert fast_accepts("frame", frame)
+        assert slow_accepts("frame", frame)
+    for _ in range(MUTANTS):
+        broken = _mutant(rng.choice(frames), rng)
+        verdict = slow_accepts("frame", broken)
+        assert fast_accepts("frame", broken) == verdict, json.dumps(broken)[:500]
+        refused += not verdict
+    assert refused > MUTANTS // 2  # the mutations do break frames
+
+
+def test_a_frame_the_fast_validator_refuses_is_explained_by_jsonschema() -> None:
+    frame = json.loads(json.dumps(protocol.ack_frame("c4", version=3)))
+    frame["version"] = "three"
+    with pytest.raises(AssertionError, match=r"not a frame of docs/protocol.md: \$"):
+        assert_frame(frame)
 
 
 def test_error_and_ack_frames_fit_it_too() -> None:
