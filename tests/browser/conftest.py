@@ -29,7 +29,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -193,11 +193,25 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         yield
 
 
+_FAILED_KEY = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.failed:
+        item.stash[_FAILED_KEY] = True
+    return report
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """After a test's own teardown (its contexts closed, the database flushed): stop Playwright
-    unless the next test on this worker uses it too."""
-    if not _uses_playwright(nextitem):
+    unless the next test on this worker uses it too; and after a failed test (a timeout may have
+    interrupted a call), so that the next one starts from a fresh driver."""
+    if not _uses_playwright(nextitem) or item.stash.get(_FAILED_KEY, False):
         _PLAYWRIGHT.stop()
 
 
