@@ -23,19 +23,24 @@ from jsonschema import Draft202012Validator
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "games" / "protocol.schema.json"
 
 
-@cache
-def _validator(definition: str) -> Draft202012Validator:
+def _schema_of(definition: str) -> dict[str, Any]:
+    """The published schema narrowed to one of its definitions (``frame``, ``command``)."""
     schema = json.loads(SCHEMA_PATH.read_text())
     schema.pop("oneOf")
-    return Draft202012Validator({**schema, "$ref": f"#/$defs/{definition}"})
+    return {**schema, "$ref": f"#/$defs/{definition}"}
+
+
+@cache
+def _validator(definition: str) -> Draft202012Validator:
+    return Draft202012Validator(_schema_of(definition))
 
 
 @cache
 def _fast_validator(definition: str) -> Any:
-    schema = json.loads(SCHEMA_PATH.read_text())
-    for key in ("oneOf", "$schema", "$id"):  # draft-07 code for the same keywords; refs are local
+    schema = _schema_of(definition)
+    for key in ("$schema", "$id"):  # draft-07 code for the same keywords; the refs are local
         schema.pop(key, None)
-    return fastjsonschema.compile({**schema, "$ref": f"#/$defs/{definition}"})
+    return fastjsonschema.compile(schema)
 
 
 def fast_accepts(definition: str, value: Any) -> bool:

@@ -20,17 +20,20 @@ from tests.schema import SCHEMA_PATH, assert_command, assert_frame, fast_accepts
 #: deals ending); whole rounds and matches, with their round_over and match_over events, are
 #: checked frame by frame by the socket tests (tests/realtime/test_whole_match_frames.py).
 MOVES = 150
+#: Two seats, the second a bot; a running turn clock.
+SEATS = protocol.seats([(n, n > 0, "connected", 0) for n in range(2)])
+CLOCK = {"turn_seconds": 60, "turn_started": 1_800_000_000_000, "resume_at": None}
+
+
+def _frame(state: engine.GameState, version: int, events: Any, audience: int | None) -> dict[str, Any]:
+    """The state frame ``audience`` receives at ``version``, as JSON gives it back."""
+    frame = protocol.state_frame(engine.view_for(state, audience), version, events, clock=CLOCK, seats=SEATS)
+    return dict(json.loads(json.dumps(frame)))
 
 
 @pytest.mark.parametrize("variant", engine.variant_names())
 def test_every_frame_of_a_bot_match_fits_the_published_schema(variant: str) -> None:
-    rules = engine.variant(variant)
-    players = 2
-    state = engine.new_game(
-        rules, players=[f"p{n}" for n in range(players)], seed=f"schema {variant}".encode()
-    )
-    seats = protocol.seats([(n, n > 0, "connected", 0) for n in range(players)])
-    clock = {"turn_seconds": 60, "turn_started": 1_800_000_000_000, "resume_at": None}
+    state = engine.new_game(engine.variant(variant), players=["p0", "p1"], seed=f"schema {variant}".encode())
     kinds: set[str] = set()
     for version in range(MOVES):
         if state.is_over:
@@ -41,13 +44,10 @@ def test_every_frame_of_a_bot_match_fits_the_published_schema(variant: str) -> N
         )
         transition = engine.apply_move(state, state.turn, move)
         state = transition.state
-        for audience in [*range(players), None]:
+        for audience in [0, 1, None]:
             events = engine.events_for(transition.events, audience)
             kinds |= {event["kind"] for event in events}
-            frame = protocol.state_frame(
-                engine.view_for(state, audience), version + 1, events, clock=clock, seats=seats
-            )
-            assert_frame(json.loads(json.dumps(frame)))
+            assert_frame(_frame(state, version + 1, events, audience))
     assert {"turn", "discarded"} <= kinds
 
 
@@ -94,10 +94,7 @@ def _mutant(frame: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 def test_the_fast_validator_agrees_with_jsonschema_on_frames_and_broken_frames(variant: str) -> None:
     """tests/schema.py lets a compiled draft-07 validator pass what it accepts: it must accept
     exactly what the Draft 2020-12 judge accepts, on real frames and on broken copies of them."""
-    rules = engine.variant(variant)
-    state = engine.new_game(rules, players=["p0", "p1"], seed=f"agree {variant}".encode())
-    seats = protocol.seats([(n, n > 0, "connected", 0) for n in range(2)])
-    clock = {"turn_seconds": 60, "turn_started": 1_800_000_000_000, "resume_at": None}
+    state = engine.new_game(engine.variant(variant), players=["p0", "p1"], seed=f"agree {variant}".encode())
     frames = []
     for version in range(40):
         if state.is_over:
@@ -105,11 +102,7 @@ def test_the_fast_validator_agrees_with_jsonschema_on_frames_and_broken_frames(v
         transition = engine.apply_move(state, state.turn, choose_move(engine.view_for(state, state.turn)))
         state = transition.state
         audience = version % 2
-        events = engine.events_for(transition.events, audience)
-        frame = protocol.state_frame(
-            engine.view_for(state, audience), version + 1, events, clock=clock, seats=seats
-        )
-        frames.append(json.loads(json.dumps(frame)))
+        frames.append(_frame(state, version + 1, engine.events_for(transition.events, audience), audience))
     rng = random.Random(f"mutants {variant}")
     refused = 0
     for frame in frames[:: max(1, len(frames) // 8)]:
