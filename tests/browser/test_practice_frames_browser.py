@@ -71,6 +71,13 @@ async def _play_round_over_sockets(server_url: str, match_id: int, cookies: list
             # A hang guard, not a time limit (a move takes milliseconds on an idle machine).
             async with asyncio.timeout(60):
                 while any(version + 1 not in frames[seat] for seat in (0, 1)):
+                    if errors and errors[-1][1].get("code") == "rate_limited":
+                        # A seat moving faster than a socket may send (a round at machine speed):
+                        # sent again after the wait the server names, as the table page does
+                        # (static/js/table/connection.js); nothing was applied.
+                        _, refused = errors.pop()
+                        await asyncio.sleep(refused["retry_after"])
+                        await sockets[mover].send(json.dumps(command))
                     assert not errors, f"refused at version {version}: {errors}"
                     await asyncio.sleep(0.005)
     finally:
