@@ -6,6 +6,7 @@ Expected length, '204,0'"), and the page really in that language."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -63,13 +64,28 @@ def site(transactional_db: None) -> dict[str, Any]:
     }
 
 
-def _watch(page: Any) -> list[list[str]]:
-    """Console errors, script errors and failed requests of the page, into ``holder[0]``."""
+def _watch(page: Any) -> tuple[list[list[str]], set[Any]]:
+    """Console errors, script errors and failed requests of the page, into ``holder[0]``; and the
+    page's requests still under way (``_settle`` waits for none)."""
     holder: list[list[str]] = [[]]
+    pending: set[Any] = set()
     page.on("console", lambda m: holder[0].append(f"console: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda error: holder[0].append(f"script: {error}"))
     page.on("response", lambda r: holder[0].append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None)
-    return holder
+    page.on("request", lambda r: pending.add(r))
+    page.on("requestfinished", lambda r: pending.discard(r))
+    page.on("requestfailed", lambda r: (pending.discard(r), holder[0].append(f"failed {r.url}: {r.failure}")))
+    return holder, pending
+
+
+def _settle(page: Any, pending: set[Any]) -> None:
+    """Wait until every request the page has made (its resources, the fetches its scripts started
+    while it loaded) has ended. Playwright's ``networkidle`` waits for that *and* half a second of
+    quiet after it: 60 pages, half a minute of waiting for nothing (docs/testing.md, "Speed")."""
+    deadline = time.monotonic() + 15
+    while pending and time.monotonic() < deadline:
+        page.wait_for_timeout(20)  # lets Playwright deliver the page's events meanwhile
+    assert not pending, [request.url for request in pending]
 
 
 #: A page visit waits for the network to be idle: three languages' worth of them.
@@ -100,10 +116,11 @@ def _visit_in(
             cookies.append({"name": "sessionid", "value": session, "url": server_url})
         context.add_cookies(cookies)
         page = context.new_page()
-        holder = _watch(page)
+        holder, pending = _watch(page)
         for path in paths:
             holder[0] = found = []
-            page.goto(f"{server_url}{path}", wait_until="networkidle")
+            page.goto(f"{server_url}{path}", wait_until="load")
+            _settle(page, pending)
             if re.fullmatch(r"/matches/\d+/", path) and session is not None:
                 page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
             assert page.evaluate("document.documentElement.lang") == language, (language, path)

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from celery.contrib.testing.worker import TestWorkController, start_worker
 from celery.signals import task_postrun
+from celery.worker import state as worker_state
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -40,18 +41,36 @@ def purge_queue() -> int:
     return app.control.purge()
 
 
+#: What wakes a stopping worker: Celery's built-in task that returns its arguments and does
+#: nothing else (always registered; a task of our own here would be registered twice, once per
+#: name pytest imports this module under).
+WAKE_TASK = "celery.accumulate"
+#: Wake-ups sent to a stopping worker: its loop checks for the stop, then waits once more.
+WAKE_UPS = 2
+
+
 @contextmanager
 def running_worker(*, announce_ready: bool = False) -> Iterator[Any]:
     """A real worker consuming this run's queue until the block ends; the queue is purged first.
 
     ``announce_ready`` sends ``worker_ready`` when it starts, which queues the start-up sweep.
+
+    At the end the worker is told to stop, as ``start_worker`` does, and then woken by two tasks
+    that do nothing (``WAKE_TASK``): Celery's loop waits for a message up to 2 s at a time, checks
+    for the stop between two waits and waits once more after it, so a worker left to notice by
+    itself took 2 to 4 s to stop, after every test that ran one (docs/testing.md, "Speed").
     """
     purge_queue()
     options: dict[str, Any] = {"WorkController": ReadyAnnouncingTestWorker} if announce_ready else {}
     with start_worker(
         app, perform_ping_check=False, pool="solo", loglevel="WARNING", shutdown_timeout=30, **options
     ) as worker:
-        yield worker
+        try:
+            yield worker
+        finally:
+            worker_state.should_terminate = 0  # what start_worker sets before it joins the thread
+            for _ in range(WAKE_UPS):
+                app.send_task(WAKE_TASK, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
 
 
 class TaskLog:
