@@ -74,7 +74,9 @@ def _watch(page: Any) -> tuple[list[list[str]], set[Any]]:
     page.on("response", lambda r: holder[0].append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None)
     page.on("request", lambda r: pending.add(r))
     page.on("requestfinished", lambda r: pending.discard(r))
-    page.on("requestfailed", lambda r: (pending.discard(r), holder[0].append(f"failed {r.url}: {r.failure}")))
+    # A request that fails without a response is the browser's own console error; one cut short
+    # by leaving the page (net::ERR_ABORTED) is none of the page's.
+    page.on("requestfailed", lambda r: pending.discard(r))
     return holder, pending
 
 
@@ -123,6 +125,7 @@ def _visit_in(
             _settle(page, pending)
             if re.fullmatch(r"/matches/\d+/", path) and session is not None:
                 page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+                _settle(page, pending)  # what the live table asked for (the rack's hints)
             assert page.evaluate("document.documentElement.lang") == language, (language, path)
             # The site's header (on the match page it may sit in a closed drawer: its text counts).
             header = page.eval_on_selector(".site-header", "e => e.textContent")
