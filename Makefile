@@ -47,9 +47,11 @@ worker: venv ## Run a celery worker on both queues, live and background (needs R
 	  exit 2; fi
 	$(BIN)/celery -A remi_site worker -l info
 
-# Tests run in parallel, one pytest-xdist worker per CPU (TEST_WORKERS=0: in this process), each
-# with its own test databases and Celery queue; a test file stays on one worker.
-TEST_WORKERS ?= auto
+# Tests run in parallel, pytest-xdist workers one more than the CPUs (TEST_WORKERS=0: in this
+# process), each with its own test databases, Celery queue and Chromium; a test file stays on one
+# worker. The one more fills the time the others wait for a timer, a server or a page
+# (docs/testing.md, "Speed").
+TEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
 
 test: venv npm ## Run every test (site, engine, doctests) in parallel; PYTEST_ARGS adds pytest options
 	$(BIN)/python manage.py collectstatic --noinput -v0
