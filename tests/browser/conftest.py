@@ -317,8 +317,8 @@ class SharedChromium:
 
 def _chromium_under(ancestor: int) -> list[str]:
     """The command line of the Chromium browser process descending from ``ancestor`` (Linux /proc):
-    the one process of the tree named chromium (or its headless shell) without a ``--type=``
-    (renderers, GPU, … have one)."""
+    the one process of the tree named as ``CHROMIUM`` without a ``--type=`` (renderers, GPU, …
+    have one)."""
     parents: dict[int, int] = {}
     commands: dict[int, list[str]] = {}
     for entry in Path("/proc").iterdir():
@@ -341,7 +341,7 @@ def _chromium_under(ancestor: int) -> list[str]:
     for pid, command in commands.items():
         if (
             command
-            and Path(command[0]).name in ("chromium", "chromium-headless-shell")
+            and Path(command[0]).name == CHROMIUM.name
             and not any(arg.startswith("--type=") for arg in command)
             and descends(pid)
         ):
