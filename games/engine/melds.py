@@ -374,6 +374,32 @@ def extend_meld(
     return options[0]
 
 
+def may_extend(meld: Meld, card: Card) -> bool:
+    """False only where :func:`extend_meld` certainly refuses ``card``: a natural card of another
+    rank than a set's, or not of a run's suit at a place just beyond either end. True otherwise
+    (a joker, a card that may fit): only ``extend_meld`` says whether it does.
+
+    A check without a reading or an error, for the searches that try every card of a hand against
+    every meld on the table (``legal_moves``), where most pairs cannot fit.
+
+    >>> from games.engine import parse_cards
+    >>> run = Meld("run", parse_cards("5H 6H 7H"), start=5, suit="H")
+    >>> [may_extend(run, c) for c in parse_cards("4H 8H 9H 8S JK")]
+    [True, True, False, False, True]
+    """
+    if card.rank == JOKER:
+        return True
+    if meld.kind == "set":
+        return card.rank == meld.rank
+    if card.suit != meld.suit:
+        return False
+    low, high = meld.start - 1, meld.start + len(meld.cards)
+    if card.rank == "A":
+        return low == 1 or high == 14
+    position = RANK_NUMBER[card.rank]
+    return position in (low, high)
+
+
 def settle_set(cards: tuple[Card, ...], rank: str) -> Meld:
     """A set whose jokers keep their declared suits where still free, else take a free one."""
     present = {c.suit for c in cards if not c.is_joker}
@@ -423,6 +449,7 @@ __all__ = [
     "MeldPolicy",
     "extend_meld",
     "joker_free_suits",
+    "may_extend",
     "meld_readings",
     "position_rank",
     "read_meld",

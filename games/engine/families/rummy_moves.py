@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import errors
 from ..cards import Card, parse_card
-from ..melds import position_rank, set_recovery_cards
+from ..melds import may_extend, position_rank, set_recovery_cards
 from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
 from ..rules import Rules
 from ..search import arrangement_value, best_arrangement, find_opening, melds_with
@@ -66,7 +66,8 @@ def take_options(state: GameState, seat: int) -> list[TakeDiscard]:
                 candidates.append(Play(melds=(meld.cards,)))
             if rules.taken_card_layoff:  # R500-Q5, R40-Q5: or laid off onto a table meld
                 for table_meld in state.melds:
-                    candidates.append(Play(layoffs=(LayOff(table_meld.id, (picked,)),)))
+                    if may_extend(table_meld.meld, picked):
+                        candidates.append(Play(layoffs=(LayOff(table_meld.id, (picked,)),)))
         else:
             must_go_out = rules.take_before_opening_must_go_out
             opening = find_opening(rules, pool, include=picked, keep=1, cover=must_go_out)
@@ -97,7 +98,8 @@ def play_options(state: GameState, seat: int) -> list[Play]:
         out.append(Play(melds=(meld.cards,)))
     for card in hand:
         for table_meld in state.melds:
-            out.append(Play(layoffs=(LayOff(table_meld.id, (card,)),)))
+            if may_extend(table_meld.meld, card):  # most pairs cannot fit: not tried by apply
+                out.append(Play(layoffs=(LayOff(table_meld.id, (card,)),)))
     for table_meld in state.melds:
         meld = table_meld.meld
         for slot, rep in zip(meld.cards, meld.represented, strict=True):
