@@ -109,27 +109,26 @@ def meld_readings(cards: Sequence[Card], policy: MeldPolicy) -> list[Meld]:
 
     Set jokers that are not declared are left undeclared here (see :func:`read_meld`).
     """
-    text = format_cards(cards)
     if not policy.jokers and any(card.is_joker for card in cards):
-        raise errors.NoJokersError(text, rule=policy.rule_joker or None)
+        raise errors.NoJokersError(format_cards(cards), rule=policy.rule_joker or None)
     if len(cards) < min(policy.set_min, policy.run_min):
         raise errors.TooFewCardsError(
-            text, f"a meld needs at least {min(policy.set_min, policy.run_min)} cards"
+            format_cards(cards), f"a meld needs at least {min(policy.set_min, policy.run_min)} cards"
         )
     naturals = [card for card in cards if not card.is_joker]
     if not naturals:
-        raise errors.NoNaturalCardError(text, "a meld needs at least one natural card")
+        raise errors.NoNaturalCardError(format_cards(cards), "a meld needs at least one natural card")
     readings: list[Meld] = []
     set_error: errors.InvalidMeldError | None = None
     run_error: errors.InvalidMeldError | None = None
     if len({card.rank for card in naturals}) == 1:
         try:
-            readings.append(_read_set(cards, naturals, policy, text))
+            readings.append(_read_set(cards, naturals, policy))
         except errors.InvalidMeldError as error:
             set_error = error
     if len({card.suit for card in naturals}) == 1:
         try:
-            readings.append(_read_run(cards, policy, text))
+            readings.append(_read_run(cards, policy))
         except errors.InvalidMeldError as error:
             run_error = error
     if readings:
@@ -145,7 +144,7 @@ def meld_readings(cards: Sequence[Card], policy: MeldPolicy) -> list[Meld]:
         raise set_error
     if run_error is not None:
         raise run_error
-    raise errors.NotAMeldError(text, "the cards are neither of one rank nor of one suit")
+    raise errors.NotAMeldError(format_cards(cards), "the cards are neither of one rank nor of one suit")
 
 
 def read_meld(cards: Sequence[Card], policy: MeldPolicy) -> Meld:
@@ -157,10 +156,9 @@ def read_meld(cards: Sequence[Card], policy: MeldPolicy) -> Meld:
     several suits raises ``JokerUndeclaredError``.
     """
     readings = meld_readings(cards, policy)
-    text = format_cards(cards)
     meld = next((m for m in readings if m.kind == "run"), readings[0])
     if meld.kind == "set":
-        return _declare_set_jokers(meld, policy, text, keep=True)
+        return _declare_set_jokers(meld, policy, keep=True)
     return _declare_run_jokers(meld)
 
 
@@ -173,24 +171,24 @@ def value_reading(cards: Sequence[Card], policy: MeldPolicy) -> Meld:
     return _declare_run_jokers(meld)
 
 
-def _read_set(cards: Sequence[Card], naturals: list[Card], policy: MeldPolicy, text: str) -> Meld:
+def _read_set(cards: Sequence[Card], naturals: list[Card], policy: MeldPolicy) -> Meld:
     rank = naturals[0].rank
     size = len(cards)
     if size < policy.set_min:
-        raise errors.TooFewCardsError(text, f"a set needs at least {policy.set_min} cards")
+        raise errors.TooFewCardsError(format_cards(cards), f"a set needs at least {policy.set_min} cards")
     if size > policy.set_max:
         raise errors.SetTooLargeError(
-            text, f"a set has at most {policy.set_max} cards", rule=policy.rule_set or None
+            format_cards(cards), f"a set has at most {policy.set_max} cards", rule=policy.rule_set or None
         )
     suits = [card.suit for card in naturals]
     if len(set(suits)) != len(suits):
         raise errors.RepeatedSuitError(
-            text, "a set may not hold two cards of the same suit", rule=policy.rule_set or None
+            format_cards(cards), "a set may not hold two cards of the same suit", rule=policy.rule_set or None
         )
     jokers = size - len(naturals)
     if jokers > policy.jokers_allowed_in_set(size):
         raise errors.TooManyJokersError(
-            text,
+            format_cards(cards),
             f"a set of {size} may hold at most {policy.jokers_allowed_in_set(size)} joker(s)",
             rule=policy.rule_joker or None,
         )
@@ -201,7 +199,7 @@ def _read_set(cards: Sequence[Card], naturals: list[Card], policy: MeldPolicy, t
             wanted = card.stands_for
             if wanted.rank != rank or wanted.suit not in missing or wanted.suit in declared:
                 raise errors.JokerDeclarationError(
-                    text,
+                    format_cards(cards),
                     f"a joker in this set can only stand for a missing {rank} "
                     f"({' '.join(rank + s for s in missing if s not in declared)})",
                     rule=policy.rule_joker or None,
@@ -210,7 +208,7 @@ def _read_set(cards: Sequence[Card], naturals: list[Card], policy: MeldPolicy, t
     return Meld("set", tuple(cards), rank=rank)
 
 
-def _declare_set_jokers(meld: Meld, policy: MeldPolicy, text: str, *, keep: bool) -> Meld:
+def _declare_set_jokers(meld: Meld, policy: MeldPolicy, *, keep: bool) -> Meld:
     """Give every undeclared set joker a missing suit (or refuse where declarations bind)."""
     present = {card.suit for card in meld.cards if not card.is_joker}
     taken = {
@@ -222,7 +220,7 @@ def _declare_set_jokers(meld: Meld, policy: MeldPolicy, text: str, *, keep: bool
         return meld
     if policy.set_declaration_binding and len(free) > len(undeclared):
         raise errors.JokerUndeclaredError(
-            text,
+            format_cards(meld.cards),
             "say which card the joker stands for, e.g. "
             + " or ".join(f"JK({meld.rank}{suit})" for suit in free),
             rule=policy.rule_joker or None,
@@ -262,11 +260,11 @@ def _fits(card: Card, position: int, policy: MeldPolicy) -> bool:
     return 2 <= position <= 13 and RANK_NUMBER[card.rank] == position
 
 
-def _read_run(cards: Sequence[Card], policy: MeldPolicy, text: str) -> Meld:
+def _read_run(cards: Sequence[Card], policy: MeldPolicy) -> Meld:
     suit = next(card.suit for card in cards if not card.is_joker)
     size = len(cards)
     if size < policy.run_min:
-        raise errors.TooFewCardsError(text, f"a run needs at least {policy.run_min} cards")
+        raise errors.TooFewCardsError(format_cards(cards), f"a run needs at least {policy.run_min} cards")
     rule = policy.rule_run or None
     low = 1 if policy.ace_low else 2
     high = 14 if policy.ace_high else 13
@@ -276,16 +274,18 @@ def _read_run(cards: Sequence[Card], policy: MeldPolicy, text: str) -> Meld:
             continue
         if start < low or end > high:
             raise errors.WrapAroundError(
-                text, "a run may not go round the corner through the ace (K-A-2)", rule=rule
+                format_cards(cards), "a run may not go round the corner through the ace (K-A-2)", rule=rule
             )
         if start == 1 and end == 14:
-            raise errors.AceBothEndsError(text, "a run may not have an ace at both ends", rule=rule)
+            raise errors.AceBothEndsError(
+                format_cards(cards), "a run may not have an ace at both ends", rule=rule
+            )
         for i, card in enumerate(cards):
             if card.is_joker and card.stands_for is not None:
                 wanted = card.stands_for
                 if wanted.suit != suit or not _fits(wanted, start + i, policy):
                     raise errors.JokerDeclarationError(
-                        text,
+                        format_cards(cards),
                         f"the joker in place {i + 1} stands for {position_rank(start + i)}{suit}, "
                         f"not {wanted.face}",
                         rule=policy.rule_joker or None,
@@ -293,7 +293,7 @@ def _read_run(cards: Sequence[Card], policy: MeldPolicy, text: str) -> Meld:
         jokers = sum(card.is_joker for card in cards)
         if policy.run_joker_limit is not None and jokers > policy.run_joker_limit:
             raise errors.TooManyJokersError(
-                text,
+                format_cards(cards),
                 f"a run may hold at most {policy.run_joker_limit} joker(s)",
                 rule=policy.rule_joker or None,
             )
@@ -301,20 +301,22 @@ def _read_run(cards: Sequence[Card], policy: MeldPolicy, text: str) -> Meld:
             a.is_joker and b.is_joker for a, b in itertools.pairwise(cards)
         ):
             raise errors.AdjacentJokersError(
-                text,
+                format_cards(cards),
                 "two jokers may not lie next to each other in a run",
                 rule=policy.rule_joker or None,
             )
         return Meld("run", tuple(cards), start=start, suit=suit)
     if _cyclic_run(cards):
         raise errors.WrapAroundError(
-            text, "a run may not go round the corner through the ace (K-A-2)", rule=rule
+            format_cards(cards), "a run may not go round the corner through the ace (K-A-2)", rule=rule
         )
     naturals = [c for c in cards if not c.is_joker]
     if size > 13 and all(c.rank == "A" for c in (naturals[0], naturals[-1])):
-        raise errors.AceBothEndsError(text, "a run may not have an ace at both ends", rule=rule)
+        raise errors.AceBothEndsError(
+            format_cards(cards), "a run may not have an ace at both ends", rule=rule
+        )
     raise errors.NotConsecutiveError(
-        text, "a run is consecutive cards of one suit, written low to high", rule=rule
+        format_cards(cards), "a run is consecutive cards of one suit, written low to high", rule=rule
     )
 
 
@@ -338,7 +340,7 @@ def extend_meld(
             readings = [m for m in meld_readings(combined, policy) if m.kind == "set"]
             if not readings:
                 raise errors.NotAMeldError(format_cards(combined), "the card does not fit this set")
-            return _declare_set_jokers(readings[0], policy, format_cards(combined), keep=True)
+            return _declare_set_jokers(readings[0], policy, keep=True)
         # Remi (RMI-Q23): a set joker's place moves to whatever suit is still missing, so the
         # set is checked without the jokers' declarations and then settled.
         stripped = [c.bare() if c.is_joker else c for c in combined]
