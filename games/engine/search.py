@@ -79,6 +79,10 @@ class _Choice:
     rank_index: int = 0
 
 
+#: The choice to leave the card of each index in the hand (the last one ``best`` tries).
+_LEFTOVER = tuple((_Choice("leftover", (index,)), 1 << (index * _BITS), 0, 0, 0) for index in range(52))
+
+
 @dataclass(frozen=True, slots=True)
 class _Tables:
     """What a search reads of its rule set, worked out once per rule set and ``card_bonus``
@@ -186,12 +190,17 @@ class _Searcher:
         index = first // _BITS
         best_points, best_used, best_choice = -1, -1, None
         candidates = self._melds_with(index, counts, jokers)
-        candidates.append((_Choice("leftover", (index,)), 1 << (index * _BITS), 0, 0, 0))
+        candidates.append(_LEFTOVER[index])
+        bounds = self.bounds
+        joker_max = self.joker_max
         for choice, used_counts, used_jokers, points, used_value in candidates:
             rest_counts = counts - used_counts
             # Branch and bound: skip a choice whose best possible follow-up cannot reach the best
             # found so far (results stored in the memo are always exact).
-            if points + self._bound(rest_counts) + (jokers - used_jokers) * self.joker_max < best_points:
+            bound = bounds.get(rest_counts)
+            if bound is None:
+                bound = self._bound(rest_counts)
+            if points + bound + (jokers - used_jokers) * joker_max < best_points:
                 continue
             sub = self.best(rest_counts, jokers - used_jokers)
             total = points + sub[0]
