@@ -53,9 +53,12 @@ worker: venv ## Run a celery worker on both queues, live and background (needs R
 # (docs/testing.md, "Speed").
 TEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
 
+# Python's bytecode caches are written even where PYTHONDONTWRITEBYTECODE is set (as on the
+# machines CI runs on): without them each pytest worker compiles and rewrites every test module,
+# and every server a test starts compiles the site, on every run (docs/testing.md, "Speed").
 test: venv npm ## Run every test (site, engine, doctests) in parallel; PYTEST_ARGS adds pytest options
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test-engine: venv ## Run the rules engine tests and doctests only (no database)
 	$(BIN)/pytest tests/engine games/engine docs/engine.md
