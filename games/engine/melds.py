@@ -389,7 +389,7 @@ def may_extend(meld: Meld, card: Card) -> bool:
     >>> [may_extend(run, c) for c in parse_cards("4H 8H 9H 8S JK")]
     [True, True, False, False, True]
     """
-    if card.rank == JOKER:
+    if card.is_joker:
         return True
     if meld.kind == "set":
         return card.rank == meld.rank

@@ -52,8 +52,7 @@ def _sets(policy: MeldPolicy) -> list[Meld]:
                     readings = [m for m in meld_readings(cards, policy) if m.kind == "set"]
                 except InvalidMeldError:
                     continue
-                if readings:
-                    melds.append(Meld("set", readings[0].cards, rank=rank))
+                melds += readings[:1]
     return melds
 
 
