@@ -457,4 +457,30 @@ def family_of(name: str) -> str:
 
 
 def rules_from_json(data: Mapping[str, Any]) -> Rules:
-    return variant(str(data["variant"]), **dict(data.get("options") or {}))
+    """The rule set a stored state or record names: ``variant(data["variant"], **options)``.
+
+    A server reads a match's state back on every move, so the same few rule sets are read over
+    and over; a rule set does not change once built, so one instance per variant and options
+    serves every state that names them (kept in ``_FROM_JSON``, bounded). Besides the building,
+    this spares the memory of every cache keyed by a rule set (the opening hints: one entry per
+    hand) a copy of the rule set per entry.
+    """
+    name = str(data["variant"])
+    options = dict(data.get("options") or {})
+    try:
+        key = (name, tuple(sorted(options.items())))
+        hash(key)
+    except TypeError:  # an option value that cannot be a key (not one a valid set has): build it
+        return variant(name, **options)
+    rules = _FROM_JSON.get(key)
+    if rules is None:
+        rules = variant(name, **options)  # a ValueError for a bad name or option is not kept
+        if len(_FROM_JSON) >= _FROM_JSON_SIZE:
+            _FROM_JSON.clear()
+        _FROM_JSON[key] = rules
+    return rules
+
+
+#: ``rules_from_json``'s rule sets by (variant, sorted options); emptied when it reaches the size.
+_FROM_JSON: dict[tuple[str, tuple[tuple[str, Any], ...]], Rules] = {}
+_FROM_JSON_SIZE = 256

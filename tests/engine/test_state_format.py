@@ -27,6 +27,7 @@ from games.engine import (
 )
 from games.engine.bots import choose_move
 from games.engine.deal import secret_bytes
+from games.engine.rules import rules_from_json
 
 FIXTURES = Path(__file__).parent / "fixtures" / "state_v1"
 CASES = sorted(path.stem for path in FIXTURES.glob("*.json"))
@@ -87,3 +88,20 @@ def test_a_match_stored_before_the_change_finishes_after_it(name: str) -> None:
 def test_an_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="not a remi-state document"):
         upgrade_state_json({"format": "remi-state/0"})
+
+
+def test_states_read_back_share_one_rule_set_per_variant_and_options() -> None:
+    """A server reads a state back on every move: the states of one rule set share its object
+    (``rules_from_json``), equal to the one ``variant`` builds; other options get their own; a
+    bad name or option is refused every time, never kept."""
+    state = new_game(variant("remik51"), ["Ana", "Bob"], seed=5)
+    first, second = state_from_json(state_to_json(state)), state_from_json(state_to_json(state))
+    assert first.rules is second.rules
+    assert first.rules == variant("remik51")
+    other = state_from_json(state_to_json(new_game(variant("remik51", joker_penalty=25), ["A", "B"], seed=5)))
+    assert other.rules is not first.rules
+    assert other.rules.options["joker_penalty"] == 25
+    for _ in range(2):
+        with pytest.raises(ValueError, match="unknown option"):
+            rules_from_json({"variant": "remik51", "options": {"no_such_option": 1}})
+    assert rules_from_json({"variant": "remik51", "options": {}}) == first.rules
