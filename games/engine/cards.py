@@ -115,6 +115,7 @@ def parse_card(text: str) -> Card:
         card = _parse_card(text)
         if len(_PARSED) < _PARSED_LIMIT:
             _PARSED[text] = card
+            PACK_TEXTS[id(card)] = str(card)  # kept for good, like a pack's cards: see PACK_TEXTS
     return card
 
 
@@ -152,12 +153,23 @@ def sort_key(card: Card) -> tuple[int, int, int]:
     return (SUITS.index(card.suit), RANK_NUMBER[card.rank], card.copy)
 
 
-#: The text (``str``) of every card of the packs :func:`build_pack` made, by the card object's
-#: identity: those cards live as long as the program, so no other object can have their ``id``.
-#: The events of every draw and discard name their card: ``PACK_TEXTS.get(id(card)) or str(card)``
-#: costs a third of ``str(card)`` (``make bench-peers``); a card made elsewhere (read back from
-#: JSON) takes ``str``.
+#: The text (``str``) of every card of the packs :func:`build_pack` made and of every card
+#: :func:`parse_card` keeps, by the card object's identity: those cards live as long as the
+#: program, so no other object can have their ``id``. The events of every draw and discard name
+#: their card: ``PACK_TEXTS.get(id(card)) or str(card)`` costs a third of ``str(card)`` (``make
+#: bench-peers``); a card made elsewhere takes ``str``. A server reads every state back from JSON
+#: (``parse_card``), so its views and hint keys find their cards here too, and share the texts.
 PACK_TEXTS: dict[int, str] = {}
+
+
+def card_texts(cards: Iterable[Card]) -> list[str]:
+    """``[str(card) for card in cards]``, the texts of known cards (``PACK_TEXTS``) looked up.
+
+    >>> card_texts(parse_cards("7H#2 JK#1(8S) 10D"))
+    ['7H#2', 'JK#1(8S)', 'TD']
+    """
+    get = PACK_TEXTS.get
+    return [get(id(card)) or str(card) for card in cards]
 
 
 @cache

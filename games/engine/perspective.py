@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import card_texts
 from .deal import commitment, deal_seed
 from .families import family_of
 from .state import GameState, TableMeld
@@ -21,7 +22,7 @@ def _meld_view(state: GameState, table_meld: TableMeld, consumed: set[str]) -> d
         "id": table_meld.id,
         "owner": table_meld.owner,
         "kind": meld.kind,
-        "cards": [str(c) for c in meld.cards],
+        "cards": card_texts(meld.cards),
         "placed_by": list(table_meld.placed_by),
         "points": state.rules.meld_value(meld),
         "consumed": [str(c.bare()) for c in meld.cards if c.is_joker and str(c.bare()) in consumed],
@@ -48,10 +49,10 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "phase": state.phase,
         "version": state.moves_played,
-        "hand": [str(c) for c in state.hands[seat]] if seat is not None else None,
+        "hand": card_texts(state.hands[seat]) if seat is not None else None,
         "hand_sizes": [len(hand) for hand in state.hands],
         "stock_size": len(state.stock),
-        "discard": [str(c) for c in state.discard],
+        "discard": card_texts(state.discard),
         "melds": [_meld_view(state, m, set(consumed)) for m in state.melds],
         "opened": own.pop("opened"),
         "atu": own.pop("atu"),

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import errors
-from ..cards import Card, parse_card
+from ..cards import Card, card_texts, parse_card
 from ..melds import may_extend, position_rank, set_recovery_cards
 from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
 from ..rules import Rules
@@ -172,7 +172,7 @@ def opening_progress(state: GameState, seat: int) -> dict[str, Any]:
     the search runs once per hand (``_opening_progress``, memoised); every call gets new lists.
     """
     (required_points, required_run, points, has_run, ready, missing, melds) = _opening_progress(
-        state.rules, tuple(str(card) for card in state.hands[seat])
+        state.rules, tuple(card_texts(state.hands[seat]))
     )
     return {
         "required_points": required_points,
@@ -216,7 +216,7 @@ def _opening_progress(rules: Rules, hand: tuple[str, ...]) -> _Progress:
         has_run,
         found is not None,
         tuple(missing),
-        tuple(tuple(str(c) for c in m.cards) for m in (found or melds)),
+        tuple(tuple(card_texts(m.cards)) for m in (found or melds)),
     )
 
 
@@ -244,7 +244,7 @@ def seat_options(state: GameState, seat: int) -> dict[str, Any]:
     return {
         "my_turn": my_turn,
         "moves": kinds,
-        "discards": [str(c) for c in state.hands[seat]] if my_turn and state.phase == "play" else [],
+        "discards": card_texts(state.hands[seat]) if my_turn and state.phase == "play" else [],
         "takeable": reachable,
         "first_turn": state.turns_started[seat] <= 1,
         "opened": rummy(state).opened[seat],
