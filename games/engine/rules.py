@@ -467,8 +467,8 @@ def rules_from_json(data: Mapping[str, Any]) -> Rules:
     """
     name = str(data["variant"])
     options = dict(data.get("options") or {})
-    try:
-        key = (name, tuple(sorted(options.items())))
+    try:  # each value with its type: 1 == True == 1.0, but validation tells them apart
+        key = (name, tuple(sorted((option, type(value), value) for option, value in options.items())))
         hash(key)
     except TypeError:  # an option value that cannot be a key (not one a valid set has): build it
         return variant(name, **options)
@@ -481,6 +481,7 @@ def rules_from_json(data: Mapping[str, Any]) -> Rules:
     return rules
 
 
-#: ``rules_from_json``'s rule sets by (variant, sorted options); emptied when it reaches the size.
-_FROM_JSON: dict[tuple[str, tuple[tuple[str, Any], ...]], Rules] = {}
+#: ``rules_from_json``'s rule sets by (variant, sorted options with their values' types); emptied
+#: when it reaches the size.
+_FROM_JSON: dict[tuple[str, tuple[tuple[str, type, Any], ...]], Rules] = {}
 _FROM_JSON_SIZE = 256

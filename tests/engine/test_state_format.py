@@ -101,6 +101,9 @@ def test_states_read_back_share_one_rule_set_per_variant_and_options() -> None:
     other = state_from_json(state_to_json(new_game(variant("remik51", joker_penalty=25), ["A", "B"], seed=5)))
     assert other.rules is not first.rules
     assert other.rules.options["joker_penalty"] == 25
+    stored = dict(state_to_json(other)["rules"])
+    with pytest.raises(ValueError, match="whole number"):  # 25.0 == 25, but it is not a valid value
+        rules_from_json({**stored, "options": {**stored["options"], "joker_penalty": 25.0}})
     for _ in range(2):
         with pytest.raises(ValueError, match="unknown option"):
             rules_from_json({"variant": "remik51", "options": {"no_such_option": 1}})
