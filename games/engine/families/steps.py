@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .. import errors
-from ..cards import PACK_TEXTS, Card, format_cards
+from ..cards import PACK_TEXTS, Card, card_texts, format_cards
 from ..cycles import Cycle
 from ..deal import deal_seed
 from ..events import Event, private, public
@@ -287,7 +287,7 @@ def round_over_event(
         **(before or {}),
         lines=[line.to_json() for line in result.lines],
         totals=list(result.totals),
-        hands=[[PACK_TEXTS.get(id(c)) or str(c) for c in hand] for hand in result.hands],
+        hands=[card_texts(hand) for hand in result.hands],
         **(after or {}),
         seed=deal_seed(state.secret, state.round_no).hex(),
     )
