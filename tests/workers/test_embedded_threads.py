@@ -107,3 +107,49 @@ def test_each_embedded_worker_consumes_its_own_queue_whatever_the_other_selected
     assert lines["LIVE"] == repr([settings.CELERY_TASK_DEFAULT_QUEUE]), lines
     assert lines["BACKGROUND"] == repr([settings.BACKGROUND_QUEUE]), lines
     assert lines["REBUILT"] == repr([settings.BACKGROUND_QUEUE]), lines
+
+
+def test_a_slow_reset_of_the_seats_sockets_is_logged_with_where_it_waits(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The worker waits for ``presence_reset`` a bounded time, and says where the reset is stuck
+    (docs/operations.md, embedded mode): once seen as a worker starting 30 s late, unexplained."""
+    import threading
+
+    from games import services
+    from remi_site import embedded
+
+    release = threading.Event()
+
+    def a_reset_that_waits_for_a_lock() -> int:
+        release.wait(10)
+        return 0
+
+    monkeypatch.setattr(services, "presence_reset", a_reset_that_waits_for_a_lock)
+    monkeypatch.setattr(embedded, "RESET_WAITS", (0.05, 0.1))
+    try:
+        with caplog.at_level("WARNING", logger="remi_site.embedded"):
+            embedded._forget_sockets()
+    finally:
+        release.set()
+    stuck = [record.getMessage() for record in caplog.records if "still running" in record.getMessage()]
+    assert len(stuck) == 2
+    assert "after 0.05 s" in stuck[0]
+    assert "after 0.15 s" in stuck[1]
+    assert "a_reset_that_waits_for_a_lock" in stuck[1]
+    assert "release.wait(10)" in stuck[1]
+    assert "without waiting any longer" in caplog.records[-1].getMessage()
+
+
+def test_a_quick_reset_of_the_seats_sockets_logs_nothing(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from games import services
+    from remi_site import embedded
+
+    done: list[bool] = []
+    monkeypatch.setattr(services, "presence_reset", lambda: done.append(True) or 0)
+    with caplog.at_level("WARNING", logger="remi_site.embedded"):
+        embedded._forget_sockets()
+    assert done == [True]
+    assert not caplog.records
