@@ -322,7 +322,11 @@ class TableRun:
         """Send the mover's move; the seconds until every seat has the next version, or None."""
         from websockets.exceptions import ConnectionClosed
 
-        candidates = await self.choose(view)
+        try:
+            candidates = await self.choose(view)
+        except Exception as error:  # a view no player can move from: this table's error, not the run's
+            self.stats.errors[f"no move chosen: {type(error).__name__}"] += 1
+            return None
         attempt = 0
         while attempt < len(candidates):
             command = {"type": "move", "id": f"{version}.{attempt}", "version": version}

@@ -64,3 +64,35 @@ def test_the_load_script_plays_tables_against_a_running_server(
     assert int(_figure(r"echo round trip .*\(n=(\d+)\)", output).group(1)) >= 2
     assert re.search(r"^errors: 0$", output, re.MULTILINE), output
     _figure(r"this client's CPU while the tables played: [\d.]+ s \(\d+% of a core", output)
+
+
+def test_a_view_no_move_can_be_chosen_from_ends_that_table_as_an_error_not_the_run() -> None:
+    """An odd frame (say, another table's, when two servers share a Redis without a
+    CHANNEL_LAYER_PREFIX each: docs/operations.md) made the bot raise and the whole run stop
+    with a traceback; now it is one error of one table."""
+    import argparse
+    import asyncio
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "loadtest", Path(__file__).parents[2] / "scripts" / "loadtest.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    loadtest = importlib.util.module_from_spec(spec)
+    sys.modules["loadtest"] = loadtest  # the dataclasses look their module up
+    spec.loader.exec_module(loadtest)
+
+    async def choose(view: dict[str, Any]) -> list[dict[str, Any]]:
+        return loadtest.simple_moves(view)  # no draw, no discard: the bot, on a view not its turn
+
+    async def main() -> tuple[float | None, Any]:
+        stats = loadtest.Stats()
+        table = loadtest.TableRun(None, stats, argparse.Namespace(timeout=1.0), choose)
+        view = {"phase": "play", "variant": "gin", "turn": 1, "you": {"seat": 0, "moves": []}}
+        return await table.move(None, 3, view), stats
+
+    latency, stats = asyncio.run(main())
+    assert latency is None
+    assert sum(stats.errors.values()) == 1
+    assert next(iter(stats.errors)).startswith("no move chosen: ")
