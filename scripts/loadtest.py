@@ -324,8 +324,8 @@ class TableRun:
 
         try:
             candidates = await self.choose(view)
-        except Exception as error:  # a view no player can move from: this table's error, not the run's
-            self.stats.errors[f"no move chosen: {type(error).__name__}"] += 1
+        except Exception as failure:  # a view no player can move from: this table's error, not the run's
+            self.stats.errors[f"no move chosen: {type(failure).__name__}"] += 1
             return None
         attempt = 0
         while attempt < len(candidates):
