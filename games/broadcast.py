@@ -1,9 +1,11 @@
 """Pushing game frames to sockets: group names, the frames of each audience, and the send.
 
-Each seat has its own group and gets a frame built with ``engine.view_for(state, seat)``, so a
-seat's hand only ever travels to that seat's group; spectators get ``view_for(state, None)``.
-Every frame is built by ``games.framing.frame_for``, the function practice runs in the browser.
-Called from ``transaction.on_commit`` only, never inside a transaction.
+Each seat has its own audience group and gets a frame built with ``engine.view_for(state,
+seat)``, so a seat's hand only ever reaches that seat's sockets; spectators get
+``view_for(state, None)``. Every frame is built by ``games.framing.frame_for``, the function
+practice runs in the browser, and encoded once; a move's frames travel together as one message
+to the match's group, and each process hands every socket its own audience's text
+(games/fanout.py). Called from ``transaction.on_commit`` only, never inside a transaction.
 
 ``send_many`` is the one way game code pushes to sockets, from any thread. In the server process
 a send from another thread (a database thread of ``database_sync_to_async``, or the embedded
@@ -20,6 +22,7 @@ loop that has stopped (that wait once hung daphne on SIGTERM until it was killed
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from collections import deque
@@ -29,12 +32,18 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import engine, framing, servers
+from games import engine, fanout, framing, servers
 
 logger = logging.getLogger(__name__)
 
-#: The layer message type; consumers handle it in ``async def match_frame(self, message)``.
-FRAME_MESSAGE = "match.frame"
+#: The layer message of a match's frames (``fanout.frames_message``); a socket gets its share in
+#: ``GameConsumer.match_frame``.
+FRAME_MESSAGE = fanout.MESSAGE
+
+
+def match_group(match_id: int) -> str:
+    """The layer group of a match's frames, every audience's in one message (games/fanout.py)."""
+    return fanout.group_of_match(match_id)
 
 
 def seat_group(match_id: int, seat: int) -> str:
@@ -126,20 +135,43 @@ def publish(
     the same ``version`` with the new ``seats``. ``except_channel``: a socket that does not
     forward this frame (it reads a fresh one itself: a socket that has just connected).
     """
-    extra = {"except": except_channel} if except_channel is not None else {}
-    send_many(
-        (group, {"type": FRAME_MESSAGE, "frame": frame, **extra})
-        for group, frame in frames(
-            match_id=match_id,
-            state=state,
-            version=version,
-            events=events,
-            clock=clock,
-            seats=seats,
-            actor=actor,
-            sealed=sealed,
-        )
+    built = frames(
+        match_id=match_id,
+        state=state,
+        version=version,
+        events=events,
+        clock=clock,
+        seats=seats,
+        actor=actor,
+        sealed=sealed,
     )
+    send_frames(match_id=match_id, version=version, frames=built, except_channel=except_channel)
+
+
+def send_frames(
+    *,
+    match_id: int,
+    version: int,
+    frames: Iterable[tuple[str, Mapping[str, Any]]],
+    state: bool = True,
+    except_channel: str | None = None,
+) -> None:
+    """Send each (audience group, frame) of a match to its sockets, in one message.
+
+    Each frame is encoded here, once (``encode``), and the sockets of the audience get that
+    text (games/fanout.py). ``state``: state frames (a socket keeps the newest for ``resync``);
+    False for others (rematch votes).
+    """
+    encoded = [(group, encode(frame)) for group, frame in frames]
+    message = fanout.frames_message(
+        match_id=match_id, version=version, frames=encoded, state=state, except_channel=except_channel
+    )
+    send_many([(match_group(match_id), message)])
+
+
+def encode(frame: Mapping[str, Any]) -> str:
+    """A frame's text on the wire, as ``AsyncJsonWebsocketConsumer.send_json`` writes it."""
+    return json.dumps(frame)
 
 
 # --- the send ------------------------------------------------------------------------------------
@@ -186,7 +218,17 @@ def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
 
 
 async def send_batch(layer: Any, pending: list[tuple[str, dict[str, Any]]]) -> None:
-    """Every (group, message) through ``layer``: in one call when it has ``group_send_many``."""
+    """Every (group, message) through ``layer``: in one call when it has ``group_send_many``.
+
+    A match's frames go to this loop's own sockets first, directly (games/fanout.py), and are
+    marked as this loop's, so that their copy coming back through Redis is not sent again.
+    """
+    here = fanout.existing()
+    if here is not None:
+        for index, (group, message) in enumerate(pending):
+            if fanout.is_frames(message):
+                await here.deliver(message)
+                pending[index] = (group, {**message, "origin": here.name})
     send_many = getattr(type(layer), "group_send_many", None)
     if send_many is not None:
         await layer.group_send_many(pending)

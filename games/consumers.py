@@ -3,9 +3,10 @@
 One socket watches one match, at ``ws/match/<match_id>/``, or at ``ws/rooms/<room_id>/`` for the
 room's current (latest) match, fixed when the socket connects (see docs/protocol.md):
 
-* On connect the socket joins exactly one audience group (its user's seat, or the spectators)
-  and gets a full state frame. What a frame may show was decided by ``engine.view_for`` when it
-  was built (in ``selectors`` or ``broadcast``); this consumer only forwards frames.
+* On connect the socket joins exactly one audience group (its user's seat, or the spectators),
+  in its process's fanout (games/fanout.py), and gets a full state frame. What a frame may show
+  was decided by ``engine.view_for`` when it was built (in ``selectors`` or ``broadcast``); this
+  consumer only forwards frames.
 * A command (``protocol.decode_command``) goes to ``services.move_submit``. An accepted move gets
   no direct answer: the broadcast after commit brings every audience, the sender included, its
   new frame. A refused one is answered to the sender only with an error frame
@@ -45,7 +46,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections, connections
 
-from games import broadcast, limits, protocol, selectors, servers, services
+from games import broadcast, fanout, limits, protocol, selectors, servers, services
 from games.engine import IllegalMoveError
 from games.errors import GameError, MatchNotFoundError, StaleVersionError
 from games.i18n_errors import language_for_scope, localize_error_frame
@@ -229,8 +230,11 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
     group: str | None = None
     #: Whether this socket counts as one of a seat's connections (``services.seat_connect``).
     seated: bool = False
-    #: The newest state frame sent on this socket (a resync at the same version sends it again).
-    last_frame: dict[str, Any] | None = None
+    #: The newest state frame sent on this socket, (version, text): a resync at the same version
+    #: sends it again.
+    last_frame: tuple[int, str] | None = None
+    #: Frames the fanout brought before this socket's first frame was sent (they follow it).
+    early: list[tuple[str, int, bool]] | None = None
     #: The room's chat group and the account's group, once joined; the accounts the user mutes.
     extra_groups: tuple[str, ...] = ()
     chat_muted: frozenset[int] = frozenset()
@@ -274,7 +278,8 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
             return
         # Join before reading the first frame: a move committed in between then arrives as a
         # newer frame after it, never lost (the client drops frames it has already seen).
-        await self.channel_layer.group_add(group, self.channel_name)
+        self.early = []
+        await fanout.here().join(self.match_id, group, self)
         self.group = group
         room_id, muted, rematch = await database_sync_to_async(selectors.socket_context)(
             match_id=self.match_id, user_id=int(user.pk)
@@ -291,6 +296,9 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
             channel = self.channel_name
             await self._presence(services.seat_connect, except_channel=channel, channel=channel)
         await self._send_fresh_frame()
+        while self.early:
+            await self._forward(*self.early.pop(0))
+        self.early = None
         if rematch is not None:
             await self.send_json(rematch)
 
@@ -309,8 +317,8 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+            group, self.group = self.group, None
+            await fanout.here().leave(self.match_id, group, self)
         extra, self.extra_groups = self.extra_groups, ()
         for group in extra:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -438,12 +446,18 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
             content = localize_error_frame(content, language_for_scope(self.scope))
         await super().send_json(content, close)
 
-    async def match_frame(self, message: dict[str, Any]) -> None:
-        """Layer message ``broadcast.FRAME_MESSAGE``: a frame already built for this audience."""
-        if message.get("except") == self.channel_name:
-            return  # this socket read the same seats in its own first frame
-        self.last_frame = message["frame"]
-        await self.send_json(message["frame"])
+    async def match_frame(self, text: str, version: int, state: bool) -> None:
+        """This socket's share of a ``broadcast.FRAME_MESSAGE``, from the fanout: a frame built
+        and encoded for its audience (``state``: a state frame, kept for ``resync``)."""
+        if self.early is not None:
+            self.early.append((text, version, state))  # after the first frame, in order
+            return
+        await self._forward(text, version, state)
+
+    async def _forward(self, text: str, version: int, state: bool) -> None:
+        if state and (self.last_frame is None or version >= self.last_frame[0]):
+            self.last_frame = (version, text)
+        await self.send(text_data=text)
 
     async def _resync(self) -> None:
         """A fresh full frame: the newest this socket has had, if the match is still at its
@@ -451,8 +465,8 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         last = self.last_frame
         if last is not None:
             version = await database_sync_to_async(selectors.match_version)(match_id=self.match_id)
-            if version == last["version"]:
-                await self.send_json({**last, "events": []})
+            if version == last[0]:
+                await self.send_json({**json.loads(last[1]), "events": []})
                 return
         await self._send_fresh_frame()
 
@@ -460,8 +474,9 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         frame = await database_sync_to_async(selectors.match_frame_for)(
             match_id=self.match_id, user=self.scope["user"], with_log=True
         )
-        self.last_frame = frame
-        await self.send_json(frame)
+        text = broadcast.encode(frame)
+        self.last_frame = (int(frame["version"]), text)
+        await self.send(text_data=text)
 
 
 class NowhereConsumer(AsyncWebsocketConsumer):

@@ -59,7 +59,14 @@ def rematch_vote(*, match_id: int, user: AbstractBaseUser, agree: bool = True) -
         frame = selectors.rematch_frame_from(
             match_id=match.pk, room_id=room.pk, stored=match.rematch_votes, next_match=next_match
         )
-        message = {"type": broadcast.ROOM_MESSAGE, "frame": frame}
         groups = broadcast.match_groups(match.pk, len(rows))
-        on_commit(partial(broadcast.send_many, [(group, message) for group in groups]))
+        on_commit(
+            partial(
+                broadcast.send_frames,
+                match_id=match.pk,
+                version=match.version,
+                frames=[(group, frame) for group in groups],
+                state=False,
+            )
+        )
     return next_match

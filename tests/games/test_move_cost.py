@@ -2,6 +2,7 @@
 prepared statements read back, and the frames it builds (docs/benchmarks.md, "Where a move's CPU
 goes"). Nothing here is timed."""
 
+import json
 from typing import Any
 
 import pytest
@@ -168,10 +169,9 @@ def test_a_bot_seat_gets_no_frame(
         broadcast.seat_group(match.pk, 1),
         broadcast.spectators_group(match.pk),
     ]
-    channels = {}
-    for group in groups:
-        channels[group] = async_to_sync(layer.new_channel)()
-        async_to_sync(layer.group_add)(group, channels[group])
+    # The move's frames, one text per audience, in one message to the match's group.
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(broadcast.match_group(match.pk), channel)
     state = match.game_state()
     with django_capture_on_commit_callbacks(execute=True):
         if state.turn == 0:
@@ -185,11 +185,11 @@ def test_a_bot_seat_gets_no_frame(
         seats=selectors.seats_field(selectors.seat_rows(room_id=room.pk)),
     )
     assert [group for group, _ in published] == [groups[0], groups[2]]
-    for group in (groups[0], groups[2]):
-        message = async_to_sync(layer.receive)(channels[group])
-        assert message["frame"]["version"] == 1
-    with pytest.raises(TimeoutError):
-        async_to_sync(_receive_within)(layer, channels[groups[1]], 0.2)
+    message = async_to_sync(layer.receive)(channel)
+    assert [group for group, _ in message["frames"]] == [groups[0], groups[2]]
+    assert all(json.loads(text)["version"] == 1 for _, text in message["frames"])
+    with pytest.raises(TimeoutError):  # and nothing else
+        async_to_sync(_receive_within)(layer, channel, 0.2)
 
 
 async def _receive_within(layer: Any, channel: str, seconds: float) -> Any:

@@ -98,16 +98,16 @@ def test_bot_moves_are_refused_for_a_human_seat(match: Match) -> None:
 def test_each_seat_group_gets_only_its_own_hand(
     match: Match, players: tuple[Any, Any], django_capture_on_commit_callbacks: Any
 ) -> None:
+    # A move's frames travel as one message to the match's group, one text per audience; each
+    # process hands a socket its own audience's text only (games/fanout.py).
     layer = get_channel_layer()
-    channels = {}
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(broadcast.match_group(match.pk), channel)
     groups = [
         broadcast.seat_group(match.pk, 0),
         broadcast.seat_group(match.pk, 1),
         broadcast.spectators_group(match.pk),
     ]
-    for group in groups:
-        channels[group] = async_to_sync(layer.new_channel)()
-        async_to_sync(layer.group_add)(group, channels[group])
     seat, user = _user_to_move(match, players)
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -116,13 +116,15 @@ def test_each_seat_group_gets_only_its_own_hand(
 
     match.refresh_from_db()
     state = match.game_state()
+    message = async_to_sync(layer.receive)(channel)
+    assert message["type"] == broadcast.FRAME_MESSAGE
+    texts = dict(message["frames"])
+    assert list(texts) == groups
     for index, group in enumerate(groups):
-        message = async_to_sync(layer.receive)(channels[group])
-        assert message["type"] == broadcast.FRAME_MESSAGE
-        frame = message["frame"]
+        text = texts[group]
+        frame = json.loads(text)
         assert (frame["type"], frame["version"]) == ("state", 1)
         assert frame["events"][0]["kind"] == "discarded"
-        text = json.dumps(frame)
         assert match.secret_bytes.hex() not in text
         viewer = index if index < 2 else None
         assert frame["view"]["hand"] == (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -38,11 +39,12 @@ def _move(match: Match, user: Any) -> None:
         services.bot_move_play(match_id=match.pk, expected_version=match.version)
 
 
-def _receive(layer: Any, channel: str, *, count: int) -> list[dict[str, Any]]:
-    """The next ``count`` frames sent to ``channel`` (read in one event loop)."""
+def _receive(layer: Any, channel: str, *, count: int, group: str) -> list[dict[str, Any]]:
+    """``group``'s frames in the next ``count`` messages sent to ``channel``, which listens to a
+    match's group (one message per move, one text per audience: games/fanout.py)."""
 
     async def receive_all() -> list[dict[str, Any]]:
-        return [(await layer.receive(channel))["frame"] for _ in range(count)]
+        return [json.loads(dict((await layer.receive(channel))["frames"])[group]) for _ in range(count)]
 
     return async_to_sync(receive_all)()
 
@@ -58,10 +60,10 @@ def test_moves_are_refused_during_the_pause_and_frames_carry_the_clock(settings:
     assert first["resume_at"] is None
     assert abs(first["turn_started"] - epoch_ms(timezone.now())) < 5000
 
-    # Listen to seat 0's group: the frame of the move that ends round 1 must carry the pause.
+    # Listen to the match's frames: seat 0's frame of the move that ends round 1 must carry the pause.
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(broadcast.seat_group(match.pk, 0), channel)
+    async_to_sync(layer.group_add)(broadcast.match_group(match.pk), channel)
     for _ in range(500):
         _move(match, ala)
         match.refresh_from_db()
@@ -81,7 +83,7 @@ def test_moves_are_refused_during_the_pause_and_frames_carry_the_clock(settings:
     # The turn of round 2 begins when the pause ends.
     clock = selectors.match_frame_for(match_id=match.pk, user=ala)["clock"]
     assert clock == {"turn_seconds": 45, "turn_started": resume_ms, "resume_at": resume_ms}
-    frames = _receive(layer, channel, count=match.version)  # one per move
+    frames = _receive(layer, channel, count=match.version, group=broadcast.seat_group(match.pk, 0))
     assert [frame["version"] for frame in frames] == list(range(1, match.version + 1))
     assert all("clock" in frame for frame in frames)
     assert frames[-1]["clock"]["resume_at"] == resume_ms
