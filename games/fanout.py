@@ -73,34 +73,45 @@ class Fanout:
         frame of the match published from now on reaches it (the process listens)."""
         self.sockets.setdefault(match_id, {}).setdefault(group, {})[socket] = None
         layer = get_channel_layer()
-        if layer is None or isinstance(layer, InMemoryChannelLayer):
+        if match_id in self.listening or layer is None or isinstance(layer, InMemoryChannelLayer):
             return
-        async with self.lock:
-            if match_id in self.sockets and match_id not in self.listening:
-                channel = await self._reading(layer)
-                await layer.group_add(group_of_match(match_id), channel)
-                self.listening.add(match_id)
+        try:
+            async with self.lock:
+                if match_id in self.sockets and match_id not in self.listening:
+                    channel = await self._reading(layer)
+                    await layer.group_add(group_of_match(match_id), channel)
+                    self.listening.add(match_id)
+        except BaseException:  # not listening (Redis away, or cancelled): not registered either
+            self._forget(match_id, group, socket)
+            raise
 
     async def leave(self, match_id: int, group: str, socket: Receiver) -> None:
-        groups = self.sockets.get(match_id)
-        if groups is None or socket not in groups.get(group, {}):
-            return
-        del groups[group][socket]
-        if not groups[group]:
-            del groups[group]
-            if not groups:
-                del self.sockets[match_id]
-        if match_id in self.sockets:
+        """Forget ``socket``; the process stops listening on the match with its last socket."""
+        if not self._forget(match_id, group, socket) or match_id in self.sockets:
             return  # others of this process still watch the match
         layer = get_channel_layer()
         async with self.lock:  # after a join of this match that is still subscribing
             if match_id in self.listening and match_id not in self.sockets:
                 self.listening.discard(match_id)
                 if self.channel is not None:
-                    await layer.group_discard(group_of_match(match_id), self.channel)
+                    try:
+                        await layer.group_discard(group_of_match(match_id), self.channel)
+                    except Exception:  # the socket is gone all the same; its frames are dropped here
+                        logger.exception("match %s: this process still hears its frames", match_id)
                 if not self.listening and self.reader is not None:
                     self.reader.cancel()  # its receive unsubscribes the channel as it ends
                     self.reader, self.channel = None, None
+
+    def _forget(self, match_id: int, group: str, socket: Receiver) -> bool:
+        groups = self.sockets.get(match_id)
+        if groups is None or socket not in groups.get(group, {}):
+            return False
+        del groups[group][socket]
+        if not groups[group]:
+            del groups[group]
+            if not groups:
+                del self.sockets[match_id]
+        return True
 
     def count(self) -> int:
         """How many sockets are registered (for the tests and a debugger)."""
