@@ -380,7 +380,7 @@ EXACT_CARDS = 15
 #: Inside :func:`shared_searches`: one searcher per rule set and ``cover``, its memo shared by
 #: every search of a hand of at most ``EXACT_CARDS`` cards (the rule set is kept with it, so its
 #: ``id`` stays its own while the searches run).
-_SHARED: ContextVar[dict[tuple[int, bool], tuple[Rules, _Searcher]] | None] = ContextVar(
+_SHARED: ContextVar[dict[tuple[int, bool], tuple[Rules, _Searcher]] | _KeptSearchers | None] = ContextVar(
     "shared_searches", default=None
 )
 
@@ -408,10 +408,60 @@ def shared_searches() -> Iterator[None]:
         _SHARED.reset(token)
 
 
+#: :func:`kept_searches`' searchers, by rule set and ``cover``: at most ``KEPT_RULE_SETS`` of them,
+#: each with at most ``KEPT_POSITIONS`` positions in its memo when a block begins.
+_KEPT: dict[tuple[type[Rules], Rules, bool], _Searcher] = {}
+KEPT_RULE_SETS = 32
+KEPT_POSITIONS = 5_000
+
+
+@contextmanager
+def kept_searches() -> Iterator[None]:
+    """Like :func:`shared_searches`, but the memo outlives the block, within bounds.
+
+    The opening hint searches every new hand of every table a process serves (a hand changes at
+    each of its seat's moves, by a card or two), and those hands meet the same positions; a memo
+    kept from one hand to the next answers them. Its positions' results are exact whoever stored
+    them (:func:`shared_searches`), so the answers are the ones a search of its own gives. A memo
+    past ``KEPT_POSITIONS`` is emptied before the next block uses it, and the searchers are
+    dropped when more than ``KEPT_RULE_SETS`` rule sets are kept, so memory stays bounded. Threads
+    may share a searcher: its memo and bounds are only ever filled with exact values.
+    """
+    if _SHARED.get() is not None:
+        yield
+        return
+    token = _SHARED.set(_KEPT_SEARCHERS)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+class _KeptSearchers:
+    """What :func:`kept_searches` puts where :func:`_shared_searcher` looks: the kept searchers."""
+
+    def searcher(self, rules: Rules, cover: bool) -> _Searcher:
+        key = (type(rules), rules, cover)
+        searcher = _KEPT.get(key)
+        if searcher is None:
+            if len(_KEPT) >= KEPT_RULE_SETS:
+                _KEPT.clear()
+            searcher = _KEPT[key] = _Searcher(rules, 0, card_bonus=1000 if cover else 0)
+        elif len(searcher.memo) > KEPT_POSITIONS:
+            searcher.memo.clear()
+            searcher.bounds.clear()
+        return searcher
+
+
+_KEPT_SEARCHERS = _KeptSearchers()
+
+
 def _shared_searcher(rules: Rules, cover: bool) -> _Searcher | None:
     shared = _SHARED.get()
     if shared is None:
         return None
+    if isinstance(shared, _KeptSearchers):
+        return shared.searcher(rules, cover)
     key = (id(rules), cover)
     kept = shared.get(key)
     if kept is None or kept[0] is not rules:
@@ -520,7 +570,7 @@ def arrangement_value(rules: Rules, melds: Sequence[Meld]) -> int:
     return sum(rules.meld_value(m) for m in melds)
 
 
-__all__ = ["RANKS", "arrangement_value", "best_arrangement", "shared_searches"]
+__all__ = ["RANKS", "arrangement_value", "best_arrangement", "kept_searches", "shared_searches"]
 
 
 # --- openings and melds for bots, hints and legal_moves ------------------------------------------

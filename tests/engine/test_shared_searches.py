@@ -11,6 +11,7 @@ Knock-108 equals the move its candidates give outside any shared block.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -19,11 +20,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import RULE_SETS, hands, make_rules
 
-from games.engine import Card, GameState, IllegalMoveError, Move, apply_move, new_game, variant, view_for
+from games.engine import (
+    Card,
+    GameState,
+    IllegalMoveError,
+    Move,
+    apply_move,
+    new_game,
+    search,
+    variant,
+    view_for,
+)
 from games.engine.bots import LEVELS, candidate_moves, choose_move, normal, registry
 from games.engine.bots.levels import view_rng
 from games.engine.rules import Rules
-from games.engine.search import _SHARED, EXACT_CARDS, STATE_LIMIT, best_arrangement, shared_searches
+from games.engine.search import (
+    _SHARED,
+    EXACT_CARDS,
+    STATE_LIMIT,
+    best_arrangement,
+    kept_searches,
+    shared_searches,
+)
 
 
 @st.composite
@@ -65,6 +83,47 @@ def test_shared_searches_last_one_decision_and_nest() -> None:
             assert _SHARED.get() is kept  # an inner block shares the outer one's
         assert _SHARED.get() is kept
     assert _SHARED.get() is None  # nothing kept after the decision
+
+
+@settings(max_examples=40, deadline=None)
+@given(hand_sequences())
+def test_kept_searches_give_each_hand_the_answer_of_a_search_of_its_own(
+    case: tuple[Rules, list[tuple[tuple[Card, ...], bool]]],
+) -> None:
+    """The opening hint's searches keep their memo from hand to hand (``kept_searches``): every
+    answer, block after block, is a fresh search's (docs/benchmarks.md, "A move's own path,
+    trimmed")."""
+    rules, sequence = case
+    alone = [best_arrangement(rules, hand, cover=cover) for hand, cover in sequence]
+    kept = []
+    for hand, cover in sequence:
+        with kept_searches():
+            kept.append(best_arrangement(rules, hand, cover=cover))
+    assert kept == alone
+
+
+def test_kept_searches_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept memo past ``KEPT_POSITIONS`` is emptied before the next block, and past
+    ``KEPT_RULE_SETS`` rule sets the searchers are dropped: a server's memory does not grow."""
+    monkeypatch.setattr(search, "KEPT_POSITIONS", 20)
+    monkeypatch.setattr(search, "_KEPT", {})
+    rules = variant("remik51")
+    pack = random.Random(7).sample(rules.pack(), 20)
+    with kept_searches():
+        best_arrangement(rules, pack[:15])
+    (searcher,) = search._KEPT.values()
+    assert len(searcher.memo) > 20
+    with kept_searches():
+        best_arrangement(rules, pack[15:18])
+    assert search._KEPT[(type(rules), rules, False)] is searcher
+    assert len(searcher.memo) < 20  # emptied, then only the small hand's positions
+    monkeypatch.setattr(search, "KEPT_RULE_SETS", 1)
+    with kept_searches():
+        best_arrangement(variant("remi"), variant("remi").pack()[:5])
+    assert len(search._KEPT) == 1  # the Remik 51 searcher was dropped for Remi's
+    with shared_searches(), kept_searches():
+        assert isinstance(_SHARED.get(), dict)  # inside a bot's decision, its own block is used
+    assert _SHARED.get() is None
 
 
 def test_a_huge_hand_is_searched_on_its_own_with_its_state_limit() -> None:

@@ -16,7 +16,7 @@ from ..cards import Card, card_texts, parse_card
 from ..melds import may_extend, position_rank, set_recovery_cards
 from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
 from ..rules import Rules
-from ..search import arrangement_value, best_arrangement, find_opening, melds_with
+from ..search import arrangement_value, best_arrangement, find_opening, kept_searches, melds_with
 from ..state import GameState
 from .base import apply
 from .rummy_play import may_build, rummy
@@ -200,8 +200,11 @@ def _opening_progress(rules: Rules, hand: tuple[str, ...]) -> _Progress:
     waits for when one lands in the middle of them (``make loadtest``).
     """
     cards = [parse_card(text) for text in hand]
-    melds, _ = best_arrangement(rules, cards)
-    found = find_opening(rules, cards, keep=1, arranged=melds)
+    # A table's hands change by a card or two a move: their searches meet the same positions,
+    # which a memo kept from hand to hand answers (docs/benchmarks.md, "A move's own path, trimmed").
+    with kept_searches():
+        melds, _ = best_arrangement(rules, cards)
+        found = find_opening(rules, cards, keep=1, arranged=melds)
     has_run = any(m.kind == "run" and (m.is_pure or rules.opening_run != "pure") for m in (found or melds))
     points = arrangement_value(rules, found) if found else arrangement_value(rules, melds)
     missing = []
