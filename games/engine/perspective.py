@@ -8,6 +8,7 @@ or the seed of a round still being played. ``seat=None`` is a spectator.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .cards import card_texts
@@ -27,6 +28,17 @@ def _meld_view(state: GameState, table_meld: TableMeld, consumed: set[str]) -> d
         "points": state.rules.meld_value(meld),
         "consumed": [str(c.bare()) for c in meld.cards if c.is_joker and str(c.bare()) in consumed],
     }
+
+
+@lru_cache(maxsize=1024)
+def _round_commitment(secret: bytes, round_no: int) -> str:
+    """The round's published commitment (``commitment(deal_seed(...))``: an HMAC and a SHA-256).
+
+    Every move's frames are built for each seat and the spectators, all of the same round, so a
+    move asked for it five times; a few hundred tables' rounds fit (docs/benchmarks.md, "A move's
+    own path, trimmed").
+    """
+    return commitment(deal_seed(secret, round_no))
 
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -59,7 +71,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "atu_taken_by": own.pop("atu_taken_by"),
         "turns_started": list(state.turns_started),
         "consumed_jokers": consumed,
-        "commitment": commitment(deal_seed(state.secret, state.round_no)),
+        "commitment": _round_commitment(state.secret, state.round_no),
         "scores": {
             "rounds": [result.to_json() for result in state.results],
             "totals": list(state.totals),
