@@ -88,6 +88,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="seconds of play after which the servers' memory is read a second time (default 300); "
         "the report compares the end of the play with it",
     )
+    parser.add_argument(
+        "--route",
+        choices=("spread", "match"),
+        default="spread",
+        help="with several servers, how the players' sockets are dealt to them: spread (socket n to "
+        "server n mod the number of servers, so one table's players sit on different servers, as "
+        "behind a round-robin proxy) or match (every socket of a match to server match id mod the "
+        "number of servers, as behind a proxy that hashes the match's path: docs/operations.md, "
+        '"Scaling out")',
+    )
     parser.add_argument("--variant", default="remik51", help="rule set of the tables (default remik51)")
     parser.add_argument(
         "--think",
@@ -462,13 +472,18 @@ async def run(plans: Sequence[Plan], cookie_name: str, args: argparse.Namespace)
 
     tables = [TableRun(plan, stats, args, choose) for plan in plans]
     started = time.perf_counter()
-    # Socket n goes to server n mod the number of servers (every socket to the one server if one).
+    # Socket n goes to server n mod the number of servers, or (--route match) every socket of a
+    # match to server match id mod the number of servers (every socket to the one server if one).
     player_sockets = [(plan, cookie) for plan in plans for cookie in plan.cookies]
+
+    def server_of(n: int, plan: Plan) -> tuple[str, str]:
+        return servers[(plan.match_id if args.route == "match" else n) % len(servers)]
+
     connections = await asyncio.gather(
         *(
             _connect(
-                f"{servers[n % len(servers)][0]}/ws/match/{plan.match_id}/",
-                servers[n % len(servers)][1],
+                f"{server_of(n, plan)[0]}/ws/match/{plan.match_id}/",
+                server_of(n, plan)[1],
                 cookie,
                 cookie_name,
                 gate,
@@ -617,7 +632,11 @@ def report(args: argparse.Namespace, stats: Stats, setup_seconds: float) -> str:
         [
             f"load test: {args.tables} tables x {args.seats} seats ({args.variant}), "
             f"{args.moves} moves per table, player {args.player}, think {args.think:g} s, against "
-            + (servers[0] if len(servers) == 1 else f"{len(servers)} servers ({', '.join(servers)})"),
+            + (
+                servers[0]
+                if len(servers) == 1
+                else f"{len(servers)} servers ({', '.join(servers)}), sockets dealt by {args.route}"
+            ),
             f"setup: {args.tables} matches and {sockets} players in {setup_seconds:.1f} s; "
             f"{sockets + args.echo_sockets} sockets connected in {stats.connect_seconds:.1f} s",
             f"moves: {stats.moves} applied in {stats.play_seconds:.1f} s = {rate:.1f} moves/s "
