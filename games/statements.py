@@ -17,6 +17,7 @@ signal receivers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 from django.db import connections, router, transaction
@@ -83,6 +84,22 @@ def _lock_clause(connection: BaseDatabaseWrapper, table: str) -> str:
     return clause
 
 
+@cache
+def _postgresql() -> tuple[Any, Any, Any, Any]:
+    """What ``_cursor`` needs of Django's psycopg backend, imported where PostgreSQL is the
+    database (SQLite needs no psycopg), once: an import statement in the function cost a few
+    microseconds a statement."""
+    # (django-stubs do not know the psycopg 3 names of Django's backend.)
+    from django.db.backends.postgresql.base import (  # type: ignore[attr-defined]
+        TIMESTAMPTZ_OID,
+        ServerBindingCursor,
+    )
+    from django.db.backends.postgresql.psycopg_any import register_tzloader  # type: ignore[import-untyped]
+    from psycopg.pq import Format
+
+    return ServerBindingCursor, TIMESTAMPTZ_OID, Format.TEXT, register_tzloader
+
+
 def _cursor(connection: BaseDatabaseWrapper) -> Any:
     """A cursor for these statements: on PostgreSQL, one that binds its parameters on the server.
 
@@ -95,22 +112,14 @@ def _cursor(connection: BaseDatabaseWrapper) -> Any:
     """
     if connection.vendor != "postgresql" or connection.settings_dict["OPTIONS"].get("server_side_binding"):
         return connection.cursor()
-    # PostgreSQL's modules only where it is the database (SQLite needs no psycopg).
-    # (django-stubs do not know the psycopg 3 names of Django's backend.)
-    from django.db.backends.postgresql.base import (  # type: ignore[attr-defined]
-        TIMESTAMPTZ_OID,
-        ServerBindingCursor,
-    )
-    from django.db.backends.postgresql.psycopg_any import register_tzloader  # type: ignore[import-untyped]
-    from psycopg.pq import Format
-
+    server_binding_cursor, timestamptz_oid, text_format, register_tzloader = _postgresql()
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     with connection.wrap_database_errors:
         raw = connection.connection
-        cursor = ServerBindingCursor(raw)
+        cursor = server_binding_cursor(raw)
         # As Django's ``create_cursor``: the cursor's time zone, where the connection's differs.
-        tzloader = raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+        tzloader = raw.adapters.get_loader(timestamptz_oid, text_format)
         if connection.timezone != tzloader.timezone:
             register_tzloader(connection.timezone, cursor)
         connection.validate_thread_sharing()

@@ -240,7 +240,19 @@ class Rules:
         )
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted(self._options.items()))))
+        # Options never change after __init__: the hash is worked out once. Every view of a move
+        # hashes the rules (the opening hint's and the searches' caches are keyed by them).
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash: int = hash((self.name, tuple(sorted(self._options.items()))))
+            return self._hash
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A str's hash differs from process to process: a pickled copy works its own out.
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self._options.items() if v != self._option(k).default}
