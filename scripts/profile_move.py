@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import hashlib
 import os
 import pstats
 import sys
@@ -59,6 +60,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--moves", type=int, default=40, help="moves per table")
     parser.add_argument("--variant", default="remik51")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the top N of a cProfile")
+    parser.add_argument(
+        "--seed",
+        default=None,
+        help="derive the matches' secrets from this text, so that two runs (two checkouts, say) play "
+        "the same deals and the same moves: the opening hint's search, whose cost depends on the "
+        "hands, then costs the same in both (default: random secrets, as the site deals)",
+    )
     return parser.parse_args(argv)
 
 
@@ -97,7 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         for seat, user in enumerate(users):
             services.seat_take(room=room, user=user, index=seat)
-        match = services.match_start(room=room)
+        secret = None if args.seed is None else hashlib.sha256(f"{args.seed}:{table}".encode()).digest()
+        match = services.match_start(room=room, secret=secret)
         tables.append((room.pk, match.pk, users))
 
     def next_move(match_id: int) -> tuple[int, engine.Move, int]:
