@@ -33,6 +33,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -81,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from games import engine, services
     from games.models import Match
+    from games.services import rooms
 
     users_model = get_user_model()
 
@@ -105,8 +107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         for seat, user in enumerate(users):
             services.seat_take(room=room, user=user, index=seat)
-        secret = None if args.seed is None else hashlib.sha256(f"{args.seed}:{table}".encode()).digest()
-        match = services.match_start(room=room, secret=secret)
+        if args.seed is None:
+            match = services.match_start(room=room)
+        else:  # the service deals from ``secrets.token_bytes``: here, from the seed
+            secret = hashlib.sha256(f"{args.seed}:{table}".encode()).digest()
+            with mock.patch.object(rooms.secrets, "token_bytes", lambda size, secret=secret: secret[:size]):
+                match = services.match_start(room=room)
         tables.append((room.pk, match.pk, users))
 
     def next_move(match_id: int) -> tuple[int, engine.Move, int]:
