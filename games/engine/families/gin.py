@@ -206,18 +206,7 @@ def _discard(state: GameState, seat: int, move: Discard) -> Transition:
         return void(done.state, list(done.events))
     if taken is not None or cycle.stock_only:
         cycle = cycle.moved(taken=None, stock_only=False)
-    nxt = 1 - seat
-    return steps.discard(
-        state,
-        seat,
-        index,
-        then=(steps.turn_event(nxt),),
-        cycle=cycle,
-        turn=nxt,
-        phase="draw",
-        turns_started=steps.started(state, nxt),
-        moves_played=state.moves_played + 1,
-    )
+    return steps.discard_and_pass(state, seat, index, 1 - seat, cycle, state.moves_played + 1)
 
 
 # --- the knock ------------------------------------------------------------------------------------
