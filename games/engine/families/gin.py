@@ -374,21 +374,23 @@ class GinCycle:
                 top = state.discard[-1]
                 return [_DRAW, _TAKE_OF.get(id(top)) or TakeDiscard(top)]
             hand = state.hands[seat]
+            try:  # the card ids looked up once, for the discards and for the mask
+                ids = [*map(id, hand)]
+                moves: list[Move] = [*map(_DISCARD_GET, ids)]
+                mask = sum(map(_BIT_GET, ids))  # distinct cards: the sum is the union
+            except KeyError:  # cards that are not the pack's own objects
+                moves = [Discard(card) for card in hand]
+                mask = mask_of(hand)
             taken = cycle.taken
-            allowed: Sequence[Card] = hand
+            index = len(hand)
             if taken is not None:  # GIN-Q5: not the card just taken (the last one, unless set up)
-                index = len(hand) - 1
+                index -= 1
                 if hand[index] is not taken and not _is(hand[index], taken):
                     index = next((i for i, card in enumerate(hand) if _is(card, taken)), len(hand))
-                allowed = hand[:index] + hand[index + 1 :]
-            try:
-                moves: list[Move] = list(map(_DISCARD_GET, map(id, allowed)))
-                mask = sum(map(_BIT_GET, map(id, hand)))  # distinct cards: the sum is the union
-            except KeyError:  # cards that are not the pack's own objects
-                moves = [Discard(card) for card in allowed]
-                mask = mask_of(hand)
+                del moves[index : index + 1]
             limit = cycle.limit
             if deadwood_after_discard(mask) <= limit:
+                allowed = hand[:index] + hand[index + 1 :]
                 moves += [Knock(card) for card in allowed if deadwood(mask ^ _bit(card)) <= limit]
             return moves
         if step == "offer":
