@@ -106,6 +106,12 @@ _DISCARD_GET = _DISCARD_OF.__getitem__
 _BIT_GET = _BIT_OF.__getitem__
 
 
+# _cycle_of: the moves of a turn (a draw, a take, a discard, the step) read ``state.cycle`` as the
+# gin family's own directly, with a ``type: ignore`` where ``gin_state`` (an ``attrgetter``) would
+# be a call: three a move, 1.5 % of random play (docs/benchmarks.md, "Gin random play, fewer
+# objects a move"). The family is only handed its variants' states (``gin_state`` says why).
+
+
 def _mask(cards: Sequence[Card]) -> int:
     """The mask of distinct physical cards (a hand)."""
     try:
@@ -160,21 +166,19 @@ def _pass_offer(state: GameState, seat: int, move: Pass) -> Transition:
 def _draw(state: GameState, seat: int, move: DrawStock) -> Transition:
     if len(state.stock) <= VOID_AT:  # only reachable from a set-up position
         return void(state, [])
-    cycle = gin_state(state)
+    cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
     if cycle.taken is not None:
         cycle = cycle.moved(taken=None)
     return steps.draw(state, seat, cycle=cycle, moves_played=state.moves_played + 1)
 
 
-def _take_in_turn(state: GameState, seat: int, move: TakeDiscard) -> Transition:
-    if gin_state(state).stock_only:
+def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
+    """A take, at the offer or in a turn (where, after both declined the up-card, there is none)."""
+    cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
+    if cycle.stock_only and cycle.step == "turn":
         raise errors.CannotTakeDiscardError(
             "both players declined the up-card: draw from the stock", rule="GIN-Q4"
         )
-    return _take(state, seat, move)
-
-
-def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
     if not state.discard:
         raise errors.CannotTakeDiscardError("the face-up pile is empty")
     top = state.discard[-1]
@@ -186,7 +190,7 @@ def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
         raise errors.WrongPhaseError(
             "nothing is laid during play in gin: take the card alone", rule="GIN-26", phase="draw"
         )
-    cycle = gin_state(state).moved(taken=top, step="turn")
+    cycle = cycle.moved(taken=top, step="turn")
     return steps.take(state, seat, len(state.discard) - 1, cycle=cycle, moves_played=state.moves_played + 1)
 
 
@@ -194,7 +198,7 @@ def _discard(state: GameState, seat: int, move: Discard) -> Transition:
     hand = state.hands[seat]
     index = steps.find_card(hand, move.card, "discard")
     card = hand[index]
-    cycle = gin_state(state)
+    cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
     taken = cycle.taken
     if taken is not None and _is(card, taken):
         raise errors.DiscardTakenCardError(
@@ -318,7 +322,7 @@ _STEP_LIST = {
     ("offer", "draw"): Step("offer", {TakeDiscard: _take, Pass: _pass_offer}, _refuse_offer),
     ("turn", "draw"): Step(
         "draw",
-        {DrawStock: _draw, TakeDiscard: _take_in_turn},
+        {DrawStock: _draw, TakeDiscard: _take},
         _refusal("draw first: from the stock or the top of the face-up pile", "GIN-9", "draw"),
     ),
     ("turn", "play"): Step("play", {Discard: _discard, Knock: _knock}, _refuse_after_draw),
@@ -358,14 +362,15 @@ class GinCycle:
         return deal(state, round_no, first)
 
     def step(self, state: GameState) -> Step:
-        return _STEPS[gin_state(state).step][state.phase]
+        cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
+        return _STEPS[cycle.step][state.phase]
 
     def start(self, rules: Rules, players: int) -> GinState:
         columns = (GinColumn(),) * 3 if gin_rules(rules).hollywood else None
         return GinState("offer", won=(0,) * players, columns=columns)
 
     def legal_moves(self, state: GameState, seat: int) -> list[Move]:
-        cycle = gin_state(state)
+        cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
         step = cycle.step
         if step == "turn":
             if state.phase == "draw":
