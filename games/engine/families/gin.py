@@ -68,7 +68,7 @@ from typing import Any
 from .. import errors
 from ..cards import Card
 from ..cycles import GinColumn, GinKnock, GinState
-from ..deadwood import bit_of, deadwood, deadwood_after_discard, mask_of, with_layoffs
+from ..deadwood import bit_of, deadwood, mask_of, may_knock, with_layoffs
 from ..deal import deal_seed, shuffle
 from ..events import Event, public
 from ..melds import read_meld
@@ -394,7 +394,7 @@ class GinCycle:
                     index = next((i for i, card in enumerate(hand) if _is(card, taken)), len(hand))
                 del moves[index : index + 1]
             limit = cycle.limit
-            if deadwood_after_discard(mask) <= limit:
+            if may_knock(mask, limit):  # deadwood_after_discard(mask) <= limit
                 allowed = hand[:index] + hand[index + 1 :]
                 moves += [Knock(card) for card in allowed if deadwood(mask ^ _bit(card)) <= limit]
             return moves
