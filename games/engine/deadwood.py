@@ -53,6 +53,7 @@ __all__ = [
     "format_mask",
     "index_of",
     "mask_of",
+    "may_knock",
     "meld_masks",
     "points_of",
     "with_layoffs",
@@ -165,6 +166,29 @@ RUNS_ONLY: tuple[int, ...] = tuple(_runs_only_table())
 DROP_GAIN: tuple[int, ...] = tuple(_drop_gain_table(RUNS_ONLY))
 
 
+def _points_table() -> list[int]:
+    table = [0] * (1 << 13)
+    for mask in range(1, 1 << 13):
+        low = mask & -mask
+        table[mask] = table[mask ^ low] + VALUES[low.bit_length() - 1]
+    return table
+
+
+#: The loose points of each 13-bit suit mask, and of its highest card (0 for none; the values
+#: grow with the rank): :func:`may_knock`'s lower bound.
+_POINTS: tuple[int, ...] = tuple(_points_table())
+_TOP: tuple[int, ...] = (0, *(VALUES[mask.bit_length() - 1] for mask in range(1, 1 << 13)))
+
+
+def _isolated(mask: int) -> int:
+    starts = mask & (mask >> 1) & (mask >> 2)  # three in a row from here (no wrap: 13 bits, GIN-3)
+    return mask & ~(starts | starts << 1 | starts << 2)
+
+
+#: The cards of each suit mask in no three of a row of it: loose unless a set takes them.
+_ISOLATED: tuple[int, ...] = tuple(map(_isolated, range(1 << 13)))
+
+
 # --- deadwood ------------------------------------------------------------------------------------
 
 
@@ -216,6 +240,36 @@ def deadwood_after_discard(mask: int) -> int:
     if not sets:
         return t[a] + t[b] + t[c] + t[d] + min(g[a], g[b], g[c], g[d])
     return _after_discard_sets(a, b, c, d, sets)
+
+
+def may_knock(mask: int, limit: int) -> bool:
+    """``deadwood_after_discard(mask) <= limit``: may this 11-card hand knock (GIN-15)?
+
+    The same answer, sooner where the hand holds a rank three or four times (a third of random
+    hands): the search over the sets is made only if the cards no meld can hold leave a chance.
+    A card in no three of a row of its suit whose rank is not held three times is loose in
+    every arrangement of every ten of the eleven cards, so their points, less the highest of
+    them (the discard may be one), are a lower bound of the deadwood after any discard. Random
+    gin play asks this of every eleven-card hand (docs/benchmarks.md, "Gin random play, fewer
+    objects a move").
+    """
+    t = RUNS_ONLY
+    g = DROP_GAIN
+    a = mask & _SUIT
+    b = (mask >> 13) & _SUIT
+    c = (mask >> 26) & _SUIT
+    d = (mask >> 39) & _SUIT
+    sets = (a & b & (c | d)) | ((a | b) & c & d)
+    if not sets:
+        return t[a] + t[b] + t[c] + t[d] + min(g[a], g[b], g[c], g[d]) <= limit
+    keep = ~sets
+    iso = _ISOLATED
+    la, lb, lc, ld = iso[a] & keep, iso[b] & keep, iso[c] & keep, iso[d] & keep
+    p = _POINTS
+    top = _TOP
+    if p[la] + p[lb] + p[lc] + p[ld] - max(top[la], top[lb], top[lc], top[ld]) > limit:
+        return False
+    return _after_discard_sets(a, b, c, d, sets) <= limit
 
 
 def _after_discard_sets(a: int, b: int, c: int, d: int, sets: int) -> int:

@@ -68,7 +68,7 @@ from typing import Any
 from .. import errors
 from ..cards import Card
 from ..cycles import GinColumn, GinKnock, GinState
-from ..deadwood import bit_of, deadwood, deadwood_after_discard, mask_of, with_layoffs
+from ..deadwood import bit_of, deadwood, mask_of, may_knock, with_layoffs
 from ..deal import deal_seed, shuffle
 from ..events import Event, public
 from ..melds import read_meld
@@ -104,6 +104,12 @@ _DRAW = DrawStock()
 _PASS = Pass()
 _DISCARD_GET = _DISCARD_OF.__getitem__
 _BIT_GET = _BIT_OF.__getitem__
+
+
+# _cycle_of: the moves of a turn (a draw, a take, a discard, the step) read ``state.cycle`` as the
+# gin family's own directly, with a ``type: ignore`` where ``gin_state`` (an ``attrgetter``) would
+# be a call: three a move, 1.5 % of random play (docs/benchmarks.md, "Gin random play, fewer
+# objects a move"). The family is only handed its variants' states (``gin_state`` says why).
 
 
 def _mask(cards: Sequence[Card]) -> int:
@@ -160,21 +166,19 @@ def _pass_offer(state: GameState, seat: int, move: Pass) -> Transition:
 def _draw(state: GameState, seat: int, move: DrawStock) -> Transition:
     if len(state.stock) <= VOID_AT:  # only reachable from a set-up position
         return void(state, [])
-    cycle = gin_state(state)
+    cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
     if cycle.taken is not None:
         cycle = cycle.moved(taken=None)
     return steps.draw(state, seat, cycle=cycle, moves_played=state.moves_played + 1)
 
 
-def _take_in_turn(state: GameState, seat: int, move: TakeDiscard) -> Transition:
-    if gin_state(state).stock_only:
+def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
+    """A take, at the offer or in a turn (where, after both declined the up-card, there is none)."""
+    cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
+    if cycle.stock_only and cycle.step == "turn":
         raise errors.CannotTakeDiscardError(
             "both players declined the up-card: draw from the stock", rule="GIN-Q4"
         )
-    return _take(state, seat, move)
-
-
-def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
     if not state.discard:
         raise errors.CannotTakeDiscardError("the face-up pile is empty")
     top = state.discard[-1]
@@ -186,7 +190,7 @@ def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
         raise errors.WrongPhaseError(
             "nothing is laid during play in gin: take the card alone", rule="GIN-26", phase="draw"
         )
-    cycle = gin_state(state).moved(taken=top, step="turn")
+    cycle = cycle.in_turn(top, cycle.stock_only)
     return steps.take(state, seat, len(state.discard) - 1, cycle=cycle, moves_played=state.moves_played + 1)
 
 
@@ -194,7 +198,7 @@ def _discard(state: GameState, seat: int, move: Discard) -> Transition:
     hand = state.hands[seat]
     index = steps.find_card(hand, move.card, "discard")
     card = hand[index]
-    cycle = gin_state(state)
+    cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
     taken = cycle.taken
     if taken is not None and _is(card, taken):
         raise errors.DiscardTakenCardError(
@@ -205,19 +209,8 @@ def _discard(state: GameState, seat: int, move: Discard) -> Transition:
         done = steps.discard(state, seat, index, moves_played=state.moves_played + 1)
         return void(done.state, list(done.events))
     if taken is not None or cycle.stock_only:
-        cycle = cycle.moved(taken=None, stock_only=False)
-    nxt = 1 - seat
-    return steps.discard(
-        state,
-        seat,
-        index,
-        then=(steps.turn_event(nxt),),
-        cycle=cycle,
-        turn=nxt,
-        phase="draw",
-        turns_started=steps.started(state, nxt),
-        moves_played=state.moves_played + 1,
-    )
+        cycle = cycle.in_turn(None, False)  # the step is "turn"
+    return steps.discard_and_pass(state, seat, index, 1 - seat, cycle, state.moves_played + 1)
 
 
 # --- the knock ------------------------------------------------------------------------------------
@@ -329,7 +322,7 @@ _STEP_LIST = {
     ("offer", "draw"): Step("offer", {TakeDiscard: _take, Pass: _pass_offer}, _refuse_offer),
     ("turn", "draw"): Step(
         "draw",
-        {DrawStock: _draw, TakeDiscard: _take_in_turn},
+        {DrawStock: _draw, TakeDiscard: _take},
         _refusal("draw first: from the stock or the top of the face-up pile", "GIN-9", "draw"),
     ),
     ("turn", "play"): Step("play", {Discard: _discard, Knock: _knock}, _refuse_after_draw),
@@ -369,14 +362,15 @@ class GinCycle:
         return deal(state, round_no, first)
 
     def step(self, state: GameState) -> Step:
-        return _STEPS[gin_state(state).step][state.phase]
+        cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
+        return _STEPS[cycle.step][state.phase]
 
     def start(self, rules: Rules, players: int) -> GinState:
         columns = (GinColumn(),) * 3 if gin_rules(rules).hollywood else None
         return GinState("offer", won=(0,) * players, columns=columns)
 
     def legal_moves(self, state: GameState, seat: int) -> list[Move]:
-        cycle = gin_state(state)
+        cycle: GinState = state.cycle  # type: ignore[assignment]  # gin_state, inlined: see _cycle_of
         step = cycle.step
         if step == "turn":
             if state.phase == "draw":
@@ -385,21 +379,23 @@ class GinCycle:
                 top = state.discard[-1]
                 return [_DRAW, _TAKE_OF.get(id(top)) or TakeDiscard(top)]
             hand = state.hands[seat]
+            try:  # the card ids looked up once, for the discards and for the mask
+                ids = [*map(id, hand)]
+                moves: list[Move] = [*map(_DISCARD_GET, ids)]
+                mask = sum(map(_BIT_GET, ids))  # distinct cards: the sum is the union
+            except KeyError:  # cards that are not the pack's own objects
+                moves = [Discard(card) for card in hand]
+                mask = mask_of(hand)
             taken = cycle.taken
-            allowed: Sequence[Card] = hand
+            index = len(hand)
             if taken is not None:  # GIN-Q5: not the card just taken (the last one, unless set up)
-                index = len(hand) - 1
+                index -= 1
                 if hand[index] is not taken and not _is(hand[index], taken):
                     index = next((i for i, card in enumerate(hand) if _is(card, taken)), len(hand))
-                allowed = hand[:index] + hand[index + 1 :]
-            try:
-                moves: list[Move] = list(map(_DISCARD_GET, map(id, allowed)))
-                mask = sum(map(_BIT_GET, map(id, hand)))  # distinct cards: the sum is the union
-            except KeyError:  # cards that are not the pack's own objects
-                moves = [Discard(card) for card in allowed]
-                mask = mask_of(hand)
+                del moves[index : index + 1]
             limit = cycle.limit
-            if deadwood_after_discard(mask) <= limit:
+            if may_knock(mask, limit):  # deadwood_after_discard(mask) <= limit
+                allowed = hand[:index] + hand[index + 1 :]
                 moves += [Knock(card) for card in allowed if deadwood(mask ^ _bit(card)) <= limit]
             return moves
         if step == "offer":

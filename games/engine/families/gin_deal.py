@@ -147,9 +147,18 @@ def score(state: GameState, events: list[Event]) -> Transition:
     return _end_deal(state, events, winner, lines, cycle)
 
 
+_VOID_NOTE = ("void deal: two cards left in the stock and nobody knocked (GIN-22)",)
+#: The score lines of a void deal at two seats, the same every time (a line is immutable, so they
+#: are shared): random play voids nearly every deal (docs/benchmarks.md, "Gin random play, fewer
+#: objects a move").
+_VOID_LINES = tuple(ScoreLine(seat, 0, hand=0, notes=_VOID_NOTE) for seat in range(2))
+
+
 def void(state: GameState, events: list[Event]) -> Transition:
-    note = ("void deal: two cards left in the stock and nobody knocked (GIN-22)",)
-    lines = [ScoreLine(seat, 0, hand=0, notes=note) for seat in range(state.players)]
+    if state.players == len(_VOID_LINES):
+        lines = list(_VOID_LINES)
+    else:
+        lines = [ScoreLine(seat, 0, hand=0, notes=_VOID_NOTE) for seat in range(state.players)]
     return _end_deal(state, events, None, lines, gin_state(state))
 
 

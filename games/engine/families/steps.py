@@ -32,16 +32,23 @@ _TRANSITION = tuple.__new__
 
 def with_hand(state: GameState, seat: int, hand: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
     """Every hand as it is, but ``seat``'s."""
-    hands = list(state.hands)
-    hands[seat] = tuple(hand)
-    return tuple(hands)
+    hands = state.hands
+    if len(hands) == 2:  # gin, Oklahoma and two-seat tables: a pair, without the list
+        return (tuple(hand), hands[1]) if seat == 0 else (hands[0], tuple(hand))
+    out = list(hands)
+    out[seat] = tuple(hand)
+    return tuple(out)
 
 
 def started(state: GameState, seat: int) -> tuple[int, ...]:
     """``turns_started`` with one more turn begun by ``seat``."""
-    turns = list(state.turns_started)
-    turns[seat] += 1
-    return tuple(turns)
+    turns = state.turns_started
+    if len(turns) == 2:  # as in ``with_hand``
+        first, second = turns
+        return (first + 1, second) if seat == 0 else (first, second + 1)
+    out = list(turns)
+    out[seat] += 1
+    return tuple(out)
 
 
 def find_card(hand: Sequence[Card], wanted: Card, what: str) -> int:
@@ -93,9 +100,15 @@ def draw(
         state.moves_played if moves_played is None else moves_played,
         state.cycle if cycle is None else cycle,
     )
-    drew = _DREW[seat] if seat < len(_DREW) else public("drew", seat=seat, source="stock")
-    text = PACK_TEXTS.get(id(card)) or str(card)
-    return _TRANSITION(Transition, (new, (drew, private(seat, "drew_card", seat=seat, card=text))))
+    known = _DRAWN[seat] if seat < _SEATS else None
+    events = known.get(id(card)) if known is not None else None
+    if events is None:
+        drew = _DREW[seat] if seat < _SEATS else public("drew", seat=seat, source="stock")
+        text = PACK_TEXTS.get(id(card))
+        events = (drew, private(seat, "drew_card", seat=seat, card=text or str(card)))
+        if text is not None and known is not None:
+            known[id(card)] = events
+    return _TRANSITION(Transition, (new, events))
 
 
 def take(
@@ -115,7 +128,17 @@ def take(
         state.moves_played if moves_played is None else moves_played,
         state.cycle if cycle is None else cycle,
     )
-    picked = PACK_TEXTS.get(id(taken[0])) or str(taken[0])
+    card = taken[0]
+    if len(taken) == 1 and seat < _SEATS:
+        known = _TOOK[seat]
+        events = known.get(id(card))
+        if events is None:
+            text = PACK_TEXTS.get(id(card))
+            events = (public("took", seat=seat, card=text or str(card), cards=[text or str(card)], depth=1),)
+            if text is not None:
+                known[id(card)] = events
+        return _TRANSITION(Transition, (new, events))
+    picked = PACK_TEXTS.get(id(card)) or str(card)
     cards = [picked] if len(taken) == 1 else [str(c) for c in taken]
     return _TRANSITION(
         Transition, (new, (public("took", seat=seat, card=picked, cards=cards, depth=len(taken)),))
@@ -127,16 +150,11 @@ def discard(
     seat: int,
     index: int,
     *,
-    then: tuple[Event, ...] = (),
     cycle: Cycle | None = None,
-    turn: int | None = None,
-    phase: Phase | None = None,
-    turns_started: tuple[int, ...] | None = None,
     moves_played: int | None = None,
 ) -> Transition:
-    """``seat`` discards the card at ``index`` of its hand onto the pile; ``then``: the events
-    that follow (the next seat's turn, when ``turn`` passes it). The keywords are the family's own
-    changes (none: the field is kept)."""
+    """``seat`` discards the card at ``index`` of its hand onto the pile, and plays on (the
+    keywords as :func:`draw`'s); :func:`discard_and_pass` passes the turn in the same state."""
     hand = state.hands[seat]
     card = hand[index]
     new = turned(
@@ -144,14 +162,51 @@ def discard(
         with_hand(state, seat, hand[:index] + hand[index + 1 :]),
         state.stock,
         (*state.discard, card),
-        state.turn if turn is None else turn,
-        state.phase if phase is None else phase,
-        state.turns_started if turns_started is None else turns_started,
+        state.turn,
+        state.phase,
+        state.turns_started,
         state.moves_played if moves_played is None else moves_played,
         state.cycle if cycle is None else cycle,
     )
-    text = PACK_TEXTS.get(id(card)) or str(card)
-    return _TRANSITION(Transition, (new, (public("discarded", seat=seat, card=text), *then)))
+    return _TRANSITION(Transition, (new, (discarded_event(seat, card),)))
+
+
+def discard_and_pass(
+    state: GameState, seat: int, index: int, nxt: int, cycle: Cycle, moves_played: int
+) -> Transition:
+    """:func:`discard` and :func:`pass_turn` as one state: ``seat`` discards the card at ``index``
+    and ``nxt`` is to draw. Positional, no keyword defaults to resolve: it is every other move of a
+    gin deal (docs/benchmarks.md, "Gin random play, fewer objects a move"), so at two seats
+    :func:`with_hand`, :func:`started` and the events' look-ups are written out here."""
+    hands = state.hands
+    hand = hands[seat]
+    card = hand[index]
+    rest = hand[:index] + hand[index + 1 :]
+    turns = state.turns_started
+    if len(hands) == 2:
+        hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
+        one, two = turns
+        turns = (one + 1, two) if nxt == 0 else (one, two + 1)
+    else:
+        hands = with_hand(state, seat, rest)
+        turns = started(state, nxt)
+    new = turned(state, hands, state.stock, (*state.discard, card), nxt, "draw", turns, moves_played, cycle)
+    event = _DISCARDED[seat].get(id(card)) if seat < _SEATS else None
+    if event is None:
+        event = discarded_event(seat, card)
+    return _TRANSITION(Transition, (new, (event, _TURN[nxt] if nxt < _SEATS else turn_event(nxt))))
+
+
+def discarded_event(seat: int, card: Card) -> Event:
+    """The ``discarded`` event of ``seat``'s ``card``: made once per seat and card kept for good."""
+    known = _DISCARDED[seat] if seat < _SEATS else None
+    event = known.get(id(card)) if known is not None else None
+    if event is None:
+        text = PACK_TEXTS.get(id(card))
+        event = public("discarded", seat=seat, card=text or str(card))
+        if text is not None and known is not None:
+            known[id(card)] = event
+    return event
 
 
 def pass_turn(
@@ -173,8 +228,18 @@ def pass_turn(
 
 
 #: The ``turn`` event of each seat (events are never changed once made, so they can be shared).
-_TURN = tuple(public("turn", seat=seat) for seat in range(8))
-_DREW = tuple(public("drew", seat=seat, source="stock") for seat in range(8))
+_SEATS = 8
+_TURN = tuple(public("turn", seat=seat) for seat in range(_SEATS))
+_DREW = tuple(public("drew", seat=seat, source="stock") for seat in range(_SEATS))
+#: The events of the moves a turn is made of, made once per seat and card (shared as ``_TURN``
+#: is): a draw's ``drew`` and ``drew_card``, a take's ``took`` of one card, the ``discarded``
+#: event. Keyed by the card's identity, and only for the cards kept for good (``PACK_TEXTS``: a
+#: pack's own and the parsed ones), so an id is never another card's and the tables stay bounded.
+#: Random gin play made two events a move (docs/benchmarks.md, "Gin random play, fewer objects a
+#: move").
+_DRAWN: tuple[dict[int, tuple[Event, ...]], ...] = tuple({} for _ in range(_SEATS))
+_TOOK: tuple[dict[int, tuple[Event, ...]], ...] = tuple({} for _ in range(_SEATS))
+_DISCARDED: tuple[dict[int, Event], ...] = tuple({} for _ in range(_SEATS))
 
 
 def turn_event(seat: int) -> Event:
