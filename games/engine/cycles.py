@@ -202,26 +202,6 @@ class GinState:
         moved: GinState = new
         return moved
 
-    def in_turn(self, taken: Card | None, stock_only: bool) -> GinState:
-        """``moved(step="turn", taken=taken, stock_only=stock_only)``, positional: a take and the
-        discard after it, half the moves of a deal (docs/benchmarks.md, "Gin random play, fewer
-        objects a move")."""
-        new: Any = _NEW(_GinDraft)
-        new.step = "turn"
-        new.upcard = self.upcard
-        new.limit = self.limit
-        new.factor = self.factor
-        new.passed = self.passed
-        new.stock_only = stock_only
-        new.taken = taken
-        new.knock = self.knock
-        new.won = self.won
-        new.columns = self.columns
-        new.settlement = self.settlement
-        new.__class__ = GinState
-        moved: GinState = new
-        return moved
-
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "step": self.step,

@@ -253,23 +253,20 @@ def may_knock(mask: int, limit: int) -> bool:
     gin play asks this of every eleven-card hand (docs/benchmarks.md, "Gin random play, fewer
     objects a move").
     """
-    t = RUNS_ONLY
-    g = DROP_GAIN
     a = mask & _SUIT
     b = (mask >> 13) & _SUIT
     c = (mask >> 26) & _SUIT
     d = (mask >> 39) & _SUIT
     sets = (a & b & (c | d)) | ((a | b) & c & d)
-    if not sets:
-        return t[a] + t[b] + t[c] + t[d] + min(g[a], g[b], g[c], g[d]) <= limit
-    keep = ~sets
-    iso = _ISOLATED
-    la, lb, lc, ld = iso[a] & keep, iso[b] & keep, iso[c] & keep, iso[d] & keep
-    p = _POINTS
-    top = _TOP
-    if p[la] + p[lb] + p[lc] + p[ld] - max(top[la], top[lb], top[lc], top[ld]) > limit:
-        return False
-    return _after_discard_sets(a, b, c, d, sets) <= limit
+    if sets:
+        keep = ~sets
+        iso = _ISOLATED
+        la, lb, lc, ld = iso[a] & keep, iso[b] & keep, iso[c] & keep, iso[d] & keep
+        p = _POINTS
+        top = _TOP
+        if p[la] + p[lb] + p[lc] + p[ld] - max(top[la], top[lb], top[lc], top[ld]) > limit:
+            return False
+    return deadwood_after_discard(mask) <= limit
 
 
 def _after_discard_sets(a: int, b: int, c: int, d: int, sets: int) -> int:

@@ -377,12 +377,11 @@ CHUNK = 14
 EXACT_CARDS = 15
 
 
-#: Inside :func:`shared_searches`: one searcher per rule set and ``cover``, its memo shared by
-#: every search of a hand of at most ``EXACT_CARDS`` cards (the rule set is kept with it, so its
-#: ``id`` stays its own while the searches run).
-_SHARED: ContextVar[dict[tuple[int, bool], tuple[Rules, _Searcher]] | _KeptSearchers | None] = ContextVar(
-    "shared_searches", default=None
-)
+#: The searchers of the block being run (None outside any): rule set and ``cover`` -> that rule
+#: set and its searcher. :func:`shared_searches` gives a block a dict of its own,
+#: :func:`kept_searches` the one dict ``_KEPT``.
+_Searchers = dict[tuple[type[Rules], Rules, bool], tuple[Rules, _Searcher]]
+_SHARED: ContextVar[_Searchers | None] = ContextVar("shared_searches", default=None)
 
 
 @contextmanager
@@ -398,19 +397,13 @@ def shared_searches() -> Iterator[None]:
     decision: :mod:`.bots.levels`). Per thread and task (a context variable); nested blocks share
     the outer one's.
     """
-    if _SHARED.get() is not None:
+    with _searching({}):
         yield
-        return
-    token = _SHARED.set({})
-    try:
-        yield
-    finally:
-        _SHARED.reset(token)
 
 
-#: :func:`kept_searches`' searchers, by rule set and ``cover``: at most ``KEPT_RULE_SETS`` of them,
-#: each with at most ``KEPT_POSITIONS`` positions in its memo when a block begins.
-_KEPT: dict[tuple[type[Rules], Rules, bool], _Searcher] = {}
+#: :func:`kept_searches`' searchers: at most ``KEPT_RULE_SETS`` rule sets, each memo emptied once
+#: past ``KEPT_POSITIONS`` positions.
+_KEPT: _Searchers = {}
 KEPT_RULE_SETS = 32
 KEPT_POSITIONS = 5_000
 
@@ -423,50 +416,41 @@ def kept_searches() -> Iterator[None]:
     each of its seat's moves, by a card or two), and those hands meet the same positions; a memo
     kept from one hand to the next answers them. Its positions' results are exact whoever stored
     them (:func:`shared_searches`), so the answers are the ones a search of its own gives. A memo
-    past ``KEPT_POSITIONS`` is emptied before the next block uses it, and the searchers are
-    dropped when more than ``KEPT_RULE_SETS`` rule sets are kept, so memory stays bounded. Threads
-    may share a searcher: its memo and bounds are only ever filled with exact values.
+    past ``KEPT_POSITIONS`` is emptied before a search uses it, and the searchers are dropped when
+    more than ``KEPT_RULE_SETS`` rule sets are kept, so memory stays bounded. Threads may share a
+    searcher: its memo and bounds are only ever filled with exact values.
     """
+    with _searching(_KEPT):
+        yield
+
+
+@contextmanager
+def _searching(searchers: _Searchers) -> Iterator[None]:
+    """Run the block with ``searchers``, unless an outer block already runs with its own."""
     if _SHARED.get() is not None:
         yield
         return
-    token = _SHARED.set(_KEPT_SEARCHERS)
+    token = _SHARED.set(searchers)
     try:
         yield
     finally:
         _SHARED.reset(token)
 
 
-class _KeptSearchers:
-    """What :func:`kept_searches` puts where :func:`_shared_searcher` looks: the kept searchers."""
-
-    def searcher(self, rules: Rules, cover: bool) -> _Searcher:
-        key = (type(rules), rules, cover)
-        searcher = _KEPT.get(key)
-        if searcher is None:
-            if len(_KEPT) >= KEPT_RULE_SETS:
-                _KEPT.clear()
-            searcher = _KEPT[key] = _Searcher(rules, 0, card_bonus=1000 if cover else 0)
-        elif len(searcher.memo) > KEPT_POSITIONS:
-            searcher.memo.clear()
-            searcher.bounds.clear()
-        return searcher
-
-
-_KEPT_SEARCHERS = _KeptSearchers()
-
-
 def _shared_searcher(rules: Rules, cover: bool) -> _Searcher | None:
     shared = _SHARED.get()
     if shared is None:
         return None
-    if isinstance(shared, _KeptSearchers):
-        return shared.searcher(rules, cover)
-    key = (id(rules), cover)
+    key = (type(rules), rules, cover)
     kept = shared.get(key)
-    if kept is None or kept[0] is not rules:
-        kept = (rules, _Searcher(rules, 0, card_bonus=1000 if cover else 0))
-        shared[key] = kept
+    bounded = shared is _KEPT
+    if kept is None:
+        if bounded and len(shared) >= KEPT_RULE_SETS:
+            shared.clear()
+        kept = shared[key] = (rules, _Searcher(rules, 0, card_bonus=1000 if cover else 0))
+    elif bounded and len(kept[1].memo) > KEPT_POSITIONS:
+        kept[1].memo.clear()
+        kept[1].bounds.clear()
     return kept[1]
 
 

@@ -103,7 +103,7 @@ def test_kept_searches_give_each_hand_the_answer_of_a_search_of_its_own(
 
 
 def test_kept_searches_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A kept memo past ``KEPT_POSITIONS`` is emptied before the next block, and past
+    """A kept memo past ``KEPT_POSITIONS`` is emptied before the next search, and past
     ``KEPT_RULE_SETS`` rule sets the searchers are dropped: a server's memory does not grow."""
     monkeypatch.setattr(search, "KEPT_POSITIONS", 20)
     monkeypatch.setattr(search, "_KEPT", {})
@@ -111,11 +111,11 @@ def test_kept_searches_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     pack = random.Random(7).sample(rules.pack(), 20)
     with kept_searches():
         best_arrangement(rules, pack[:15])
-    (searcher,) = search._KEPT.values()
+    ((_, searcher),) = search._KEPT.values()
     assert len(searcher.memo) > 20
     with kept_searches():
         best_arrangement(rules, pack[15:18])
-    assert search._KEPT[(type(rules), rules, False)] is searcher
+    assert search._KEPT[(type(rules), rules, False)][1] is searcher
     assert len(searcher.memo) < 20  # emptied, then only the small hand's positions
     monkeypatch.setattr(search, "KEPT_RULE_SETS", 1)
     with kept_searches():

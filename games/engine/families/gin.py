@@ -190,7 +190,7 @@ def _take(state: GameState, seat: int, move: TakeDiscard) -> Transition:
         raise errors.WrongPhaseError(
             "nothing is laid during play in gin: take the card alone", rule="GIN-26", phase="draw"
         )
-    cycle = cycle.in_turn(top, cycle.stock_only)
+    cycle = cycle.moved(taken=top, step="turn")
     return steps.take(state, seat, len(state.discard) - 1, cycle=cycle, moves_played=state.moves_played + 1)
 
 
@@ -209,7 +209,7 @@ def _discard(state: GameState, seat: int, move: Discard) -> Transition:
         done = steps.discard(state, seat, index, moves_played=state.moves_played + 1)
         return void(done.state, list(done.events))
     if taken is not None or cycle.stock_only:
-        cycle = cycle.in_turn(None, False)  # the step is "turn"
+        cycle = cycle.moved(taken=None, stock_only=False)
     return steps.discard_and_pass(state, seat, index, 1 - seat, cycle, state.moves_played + 1)
 
 

@@ -176,25 +176,21 @@ def discard_and_pass(
 ) -> Transition:
     """:func:`discard` and :func:`pass_turn` as one state: ``seat`` discards the card at ``index``
     and ``nxt`` is to draw. Positional, no keyword defaults to resolve: it is every other move of a
-    gin deal (docs/benchmarks.md, "Gin random play, fewer objects a move"), so at two seats
-    :func:`with_hand`, :func:`started` and the events' look-ups are written out here."""
-    hands = state.hands
-    hand = hands[seat]
+    gin deal (docs/benchmarks.md, "Gin random play, fewer objects a move")."""
+    hand = state.hands[seat]
     card = hand[index]
-    rest = hand[:index] + hand[index + 1 :]
-    turns = state.turns_started
-    if len(hands) == 2:
-        hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
-        one, two = turns
-        turns = (one + 1, two) if nxt == 0 else (one, two + 1)
-    else:
-        hands = with_hand(state, seat, rest)
-        turns = started(state, nxt)
-    new = turned(state, hands, state.stock, (*state.discard, card), nxt, "draw", turns, moves_played, cycle)
-    event = _DISCARDED[seat].get(id(card)) if seat < _SEATS else None
-    if event is None:
-        event = discarded_event(seat, card)
-    return _TRANSITION(Transition, (new, (event, _TURN[nxt] if nxt < _SEATS else turn_event(nxt))))
+    new = turned(
+        state,
+        with_hand(state, seat, hand[:index] + hand[index + 1 :]),
+        state.stock,
+        (*state.discard, card),
+        nxt,
+        "draw",
+        started(state, nxt),
+        moves_played,
+        cycle,
+    )
+    return _TRANSITION(Transition, (new, (discarded_event(seat, card), turn_event(nxt))))
 
 
 def discarded_event(seat: int, card: Card) -> Event:
