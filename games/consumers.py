@@ -35,9 +35,12 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache, lru_cache
 from time import monotonic
 from typing import Any, ClassVar
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
@@ -45,6 +48,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games import broadcast, fanout, limits, protocol, selectors, servers, services
 from games.engine import IllegalMoveError
@@ -175,13 +179,34 @@ def database_sync_to_async(func: Callable[..., Any]) -> Callable[..., Awaitable[
     every move of every table waits for the one before it, including its round trips to the
     database and the switches back to that thread. Each call here is a transaction of its own
     (a move, a read) with nothing bound to a thread, so on PostgreSQL it runs on any thread of
-    the loop's default executor (CPUs + 4 threads; with ``DB_POOL`` its 4 connections per process
-    bound how many run at once), several moves at once; the row lock keeps two moves of one
-    match in turn. SQLite keeps the single thread: one writer at a time in any case.
+    the process's database threads (``DATABASE_THREADS``), several moves at once; the row lock
+    keeps two moves of one match in turn. With ``DB_POOL`` those threads keep the connection
+    they took from the pool from one call to the next (``KeptConnectionSyncToAsync``). SQLite
+    keeps the single thread: one writer at a time in any case.
+
+    One wrapper per function, made on its first call: a move's message does not build one.
     """
-    if connections["default"].vendor == "sqlite":
+    return _wrapper(func)
+
+
+@lru_cache(maxsize=128)  # the functions are this module's few (tests' mocks add some)
+def _wrapper(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    connection = connections["default"]
+    if connection.vendor == "sqlite":
         return DatabaseSyncToAsync(func)
-    return AnyThreadDatabaseSyncToAsync(func, thread_sensitive=False)
+    if connection.settings_dict["OPTIONS"].get("pool"):
+        return KeptConnectionSyncToAsync(func, thread_sensitive=False, executor=_database_threads())
+    return AnyThreadDatabaseSyncToAsync(func, thread_sensitive=False, executor=_database_threads())
+
+
+#: Threads that run this module's database calls on PostgreSQL, per process. With ``DB_POOL``
+#: each keeps one of the pool's connections (``remi_site/settings``: the pool holds more).
+DATABASE_THREADS = 4
+
+
+@cache
+def _database_threads() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="database")
 
 
 class AnyThreadDatabaseSyncToAsync(DatabaseSyncToAsync):
@@ -198,6 +223,33 @@ class AnyThreadDatabaseSyncToAsync(DatabaseSyncToAsync):
             return super().thread_handler(loop, *args, **kwargs)
         finally:
             close_old_connections()
+
+
+class KeptConnectionSyncToAsync(SyncToAsync):
+    """A database call on one of the process's database threads that keeps its pooled connection.
+
+    With ``DB_POOL`` every call of ``DatabaseSyncToAsync`` hands its connection back to the pool
+    at the end (``CONN_MAX_AGE`` is 0 with a pool) and the next call takes one out again: about
+    65 µs of CPU a call in Django's ``connect`` and ``close`` (docs/benchmarks.md, "The database
+    threads keep their connections"). A database thread is one of a fixed few
+    (``DATABASE_THREADS``) that live as long as the process, so here it keeps the connection for
+    its next call, as ``CONN_MAX_AGE=None`` would: the connection is closed (back to the pool)
+    only when Django's end-of-request check finds it unusable (an error it cannot recover from,
+    a transaction left open).
+    """
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            keep_or_close(connections["default"])
+
+
+def keep_or_close(connection: BaseDatabaseWrapper) -> None:
+    """After a call: keep ``connection`` open for the thread's next call unless it is unusable."""
+    if connection.connection is not None:
+        connection.close_at = None  # never too old: the connection is the thread's
+    connection.close_if_unusable_or_obsolete()
 
 
 def _match_id_for_room(room_id: int) -> int:

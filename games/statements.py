@@ -241,19 +241,24 @@ def _build_insert_move(connection: BaseDatabaseWrapper) -> tuple[str, list[Any]]
     return sql, fields
 
 
-def insert_move(record: MoveRecord) -> None:
-    """``MoveRecord.objects.create``'s statement for an unsaved ``record`` (its ``created`` is
-    set here, as ``auto_now_add`` would; its primary key is not read back)."""
+_MOVE_COLUMNS = frozenset(field.attname for field in _columns(MoveRecord) if not field.primary_key)
+
+
+def insert_move(**values: Any) -> None:
+    """``MoveRecord.objects.create(**values)``'s statement, without the model instance: ``values``
+    by field name (``match`` as ``match_id``); ``created`` is now, as ``auto_now_add`` makes it,
+    and every field left out takes its default. The primary key is not read back."""
     using = router.db_for_write(MoveRecord)
     connection = connections[using]
     sql, fields = _prepared(connection, "insert_move", _build_insert_move)
-    if record.created is None:
-        record.created = timezone.now()
-    values = [field.get_db_prep_save(getattr(record, field.attname), connection) for field in fields]
+    if values.get("created") is None:
+        values["created"] = timezone.now()
+    if not values.keys() <= _MOVE_COLUMNS:
+        raise TypeError(f"MoveRecord has no field {sorted(values.keys() - _MOVE_COLUMNS)}")
+    given = [values[field.attname] if field.attname in values else field.get_default() for field in fields]
+    row = [field.get_db_prep_save(value, connection) for field, value in zip(fields, given, strict=True)]
     with _cursor(connection) as cursor:
-        cursor.execute(sql, values)
-    record._state.adding = False
-    record._state.db = using
+        cursor.execute(sql, row)
 
 
 def update_match(match: Match, field_names: Sequence[str]) -> None:

@@ -33,6 +33,9 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         for shard, published in by_shard.items():
             async with shard._lock:  # as the shard's own publish: one user of its client at a time
                 shard._ensure_redis()
+                if len(published) == 1:  # a move's frames, mostly: no pipeline to build
+                    await shard._redis.publish(*published[0])
+                    continue
                 pipe = shard._redis.pipeline(transaction=False)
                 for channel, data in published:
                     pipe.publish(channel, data)

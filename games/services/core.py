@@ -33,7 +33,6 @@ from games.errors import (
 )
 from games.models import (
     Match,
-    MoveRecord,
     Room,
     Round,
     ScoreLine,
@@ -96,16 +95,14 @@ def record_move(
     match.set_game_state(after)
     match.version += 1
     statements.insert_move(
-        MoveRecord(
-            match=match,
-            seq=match.version,
-            round_number=before.round_no,
-            seat=seat,
-            move=engine.move_to_json(move),
-            actor=actor,
-            command_id=command_id,
-            events=[{"kind": e.kind, "to": e.to, "data": e.data} for e in transition.events],
-        )
+        match_id=match.pk,
+        seq=match.version,
+        round_number=before.round_no,
+        seat=seat,
+        move=engine.move_to_json(move),
+        actor=actor,
+        command_id=command_id,
+        events=[{"kind": e.kind, "to": e.to, "data": e.data} for e in transition.events],
     )
     now = timezone.now()
     for result in after.results[len(before.results) :]:

@@ -243,7 +243,7 @@ else:
     if env_bool("DB_POOL", default=False):
         if _db.get("CONN_MAX_AGE"):
             raise ImproperlyConfigured("DB_POOL=1 needs DB_CONN_MAX_AGE=0.")
-        _db.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 4, "timeout": 10}
+        _db.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 8, "timeout": 10}
 
 # --- Channels and Celery ----------------------------------------------------------------------
 

@@ -196,3 +196,29 @@ async def _receive_within(layer: Any, channel: str, seconds: float) -> Any:
     import asyncio
 
     return await asyncio.wait_for(layer.receive(channel), seconds)
+
+
+def test_the_inserted_move_is_the_orms(match: Match) -> None:
+    values = {
+        "seq": 7,
+        "round_number": 1,
+        "seat": 1,
+        "move": {"kind": "discard", "card": "QH"},
+        "command_id": "c-7",
+        "events": [{"kind": "discarded", "to": None, "data": {"card": "QH"}}],
+    }
+    statements.insert_move(match_id=match.pk, **values)
+    MoveRecord.objects.create(match=match, **{**values, "seq": 8, "command_id": "c-8"})
+    prepared, orm = MoveRecord.objects.filter(match=match).order_by("seq")
+    for field in MoveRecord._meta.concrete_fields:
+        if field.name not in ("id", "seq", "command_id", "created"):
+            assert getattr(prepared, field.attname) == getattr(orm, field.attname), field.name
+    assert prepared.actor == MoveRecord.Actor.PLAYER  # a field left out takes its default
+    assert prepared.created is not None
+    assert prepared.created <= orm.created
+
+
+def test_an_inserted_move_with_an_unknown_field_is_refused(match: Match) -> None:
+    with pytest.raises(TypeError, match="no field"):
+        statements.insert_move(match_id=match.pk, seq=1, round_number=1, seat=0, move={}, turn=3)
+    assert not MoveRecord.objects.filter(match=match).exists()
