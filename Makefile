@@ -89,6 +89,10 @@ bench: venv ## Benchmark the rules engine
 bench-analysis: venv ## The analysis of a round: CPU and wall time per round per variant (BENCH_ANALYSIS_ARGS="--rounds 3")
 	$(BIN)/python -m games.engine.tools.bench_analysis $(BENCH_ANALYSIS_ARGS)
 
+.PHONY: bench-hint
+bench-hint: venv ## The opening hint of a hundred tables' hands in turn, per size of the kept memo (BENCH_HINT_ARGS="--kept 5000,50000")
+	$(BIN)/python -m games.engine.tools.bench_hint $(BENCH_HINT_ARGS)
+
 .PHONY: bench-bots
 bench-bots: venv ## Bot level tournaments: win rates with 95% CIs, decision times (BENCH_BOTS_ARGS="--games 40 --variants gin")
 	$(BIN)/python -m games.engine.tools.tournament $(BENCH_BOTS_ARGS)
