@@ -155,13 +155,10 @@ def discard(
 ) -> Transition:
     """``seat`` discards the card at ``index`` of its hand onto the pile, and plays on (the
     keywords as :func:`draw`'s); :func:`discard_and_pass` passes the turn in the same state."""
-    hand = state.hands[seat]
-    card = hand[index]
-    new = turned(
+    new, card = _discarded(
         state,
-        with_hand(state, seat, hand[:index] + hand[index + 1 :]),
-        state.stock,
-        (*state.discard, card),
+        seat,
+        index,
         state.turn,
         state.phase,
         state.turns_started,
@@ -177,6 +174,21 @@ def discard_and_pass(
     """:func:`discard` and :func:`pass_turn` as one state: ``seat`` discards the card at ``index``
     and ``nxt`` is to draw. Positional, no keyword defaults to resolve: it is every other move of a
     gin deal (docs/benchmarks.md, "Gin random play, fewer objects a move")."""
+    new, card = _discarded(state, seat, index, nxt, "draw", started(state, nxt), moves_played, cycle)
+    return _TRANSITION(Transition, (new, (discarded_event(seat, card), turn_event(nxt))))
+
+
+def _discarded(
+    state: GameState,
+    seat: int,
+    index: int,
+    turn: int,
+    phase: Phase,
+    turns_started: tuple[int, ...],
+    moves_played: int,
+    cycle: Cycle,
+) -> tuple[GameState, Card]:
+    """The state after ``seat`` put the card at ``index`` on the pile, and that card."""
     hand = state.hands[seat]
     card = hand[index]
     new = turned(
@@ -184,13 +196,13 @@ def discard_and_pass(
         with_hand(state, seat, hand[:index] + hand[index + 1 :]),
         state.stock,
         (*state.discard, card),
-        nxt,
-        "draw",
-        started(state, nxt),
+        turn,
+        phase,
+        turns_started,
         moves_played,
         cycle,
     )
-    return _TRANSITION(Transition, (new, (discarded_event(seat, card), turn_event(nxt))))
+    return new, card
 
 
 def discarded_event(seat: int, card: Card) -> Event:
