@@ -16,7 +16,7 @@ from ..cards import Card, card_texts, parse_card
 from ..melds import may_extend, position_rank, set_recovery_cards
 from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
 from ..rules import Rules
-from ..search import arrangement_value, best_arrangement, find_opening, kept_searches, melds_with
+from ..search import EXACT_CARDS, arrangement_value, best_arrangement, find_opening, kept_searches, melds_with
 from ..state import GameState
 from .base import apply
 from .rummy_play import may_build, rummy
@@ -204,9 +204,16 @@ def _opening_progress(rules: Rules, hand: tuple[str, ...]) -> _Progress:
     # which a memo kept from hand to hand answers (docs/benchmarks.md, "A move's own path, trimmed").
     with kept_searches():
         melds, _ = best_arrangement(rules, cards)
-        found = find_opening(rules, cards, keep=1, arranged=melds)
+        best_points = arrangement_value(rules, melds)
+        # An opening is melds of the hand, worth no more than its best arrangement: below the
+        # minimum there is none, and find_opening would say so after valuing the melds again.
+        found = (
+            None
+            if best_points < rules.opening_minimum and len(cards) <= EXACT_CARDS
+            else find_opening(rules, cards, keep=1, arranged=melds)
+        )
     has_run = any(m.kind == "run" and (m.is_pure or rules.opening_run != "pure") for m in (found or melds))
-    points = arrangement_value(rules, found) if found else arrangement_value(rules, melds)
+    points = arrangement_value(rules, found) if found else best_points
     missing = []
     if rules.opening_run != "none" and not has_run:
         missing.append("pure_run" if rules.opening_run == "pure" else "run")
