@@ -647,6 +647,14 @@ def _trim_to_keep(rules: Rules, melds: list[Meld], cards: Sequence[Card], keep: 
     return melds
 
 
+def out_of_reach(rules: Rules, size: int, arranged_value: int, *, cover: bool = False) -> bool:
+    """Whether a hand of ``size`` cards whose best arrangement is worth ``arranged_value`` holds
+    no opening: an opening is melds of the hand, worth no more than that arrangement, so below
+    the minimum there is none (for hands the exact search covers: up to ``EXACT_CARDS`` cards).
+    :func:`find_opening` stops there; a caller that has the value already may ask first."""
+    return not cover and size <= EXACT_CARDS and arranged_value < rules.opening_minimum
+
+
 def find_opening(
     rules: Rules,
     cards: Sequence[Card],
@@ -673,7 +681,7 @@ def find_opening(
         base, _ = best_arrangement(rules, cards, cover=cover)
     else:
         base = tuple(arranged)
-    if not cover and len(cards) <= EXACT_CARDS and arrangement_value(rules, base) < rules.opening_minimum:
+    if out_of_reach(rules, len(cards), arrangement_value(rules, base), cover=cover):
         return None
     candidates.append(list(base))
     seeds = runs_in(rules, cards, pure=rules.opening_run == "pure")

@@ -16,7 +16,14 @@ from ..cards import Card, card_texts, parse_card
 from ..melds import may_extend, position_rank, set_recovery_cards
 from ..moves import Discard, DrawStock, Exchange, LayOff, Move, Play, TakeDiscard
 from ..rules import Rules
-from ..search import EXACT_CARDS, arrangement_value, best_arrangement, find_opening, kept_searches, melds_with
+from ..search import (
+    arrangement_value,
+    best_arrangement,
+    find_opening,
+    kept_searches,
+    melds_with,
+    out_of_reach,
+)
 from ..state import GameState
 from .base import apply
 from .rummy_play import may_build, rummy
@@ -205,11 +212,11 @@ def _opening_progress(rules: Rules, hand: tuple[str, ...]) -> _Progress:
     with kept_searches():
         melds, _ = best_arrangement(rules, cards)
         best_points = arrangement_value(rules, melds)
-        # An opening is melds of the hand, worth no more than its best arrangement: below the
-        # minimum there is none, and find_opening would say so after valuing the melds again.
+        # None below the minimum (search.out_of_reach), asked with the value in hand rather than
+        # by find_opening, which would value the melds again.
         found = (
             None
-            if best_points < rules.opening_minimum and len(cards) <= EXACT_CARDS
+            if out_of_reach(rules, len(cards), best_points)
             else find_opening(rules, cards, keep=1, arranged=melds)
         )
     has_run = any(m.kind == "run" and (m.is_pure or rules.opening_run != "pure") for m in (found or melds))
