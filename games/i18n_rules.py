@@ -273,6 +273,7 @@ NOTE_SENTENCES = {
     ),
     "okl_net": gettext_noop("net over the three columns: %(name)s %(net)s, %(name2)s %(net2)s"),
     "k108_entry": gettext_noop("entry stake: %(chips)s chips into the pool"),
+    "k108_no_winner": gettext_noop("no winner: the pool is returned"),
     "k108_void": gettext_noop("void deal: two cards left in the stock"),
     "k108_out": gettext_noop("out of the game"),
     "k108_knock": gettext_noop("knocked with %(points)s"),

@@ -61,6 +61,7 @@ NOTE_KINDS: dict[str, str] = {
     "okl_net": "net over the three columns: {name} {net}, {name2} {net2} (OKL-9)",
     # Knock-108
     "k108_entry": "entry stake: {chips} chips into the pool (K108-22)",
+    "k108_no_winner": "no winner: the pool is returned",
     "k108_void": "void deal: two cards left in the stock (K108-Q16)",
     "k108_out": "out of the game",
     "k108_knock": "knocked with {points} (K108-14, K108-20)",

@@ -32,6 +32,7 @@ export const KINDS = {
   okl_column_won: ["column {column} won by {name}: {points} + {game_bonus} game bonus + {box} for deals won ({box_bonus} x ({won} - {lost})) - {opponent} = {result} (OKL-Q4)", ["OKL-Q4"], (v) => t("column %(column)s won by %(name)s: %(points)s + %(game_bonus)s game bonus + %(box)s for deals won (%(box_bonus)s x (%(won)s - %(lost)s)) - %(opponent)s = %(result)s", v)],
   okl_net: ["net over the three columns: {name} {net}, {name2} {net2} (OKL-9)", ["OKL-9"], (v) => t("net over the three columns: %(name)s %(net)s, %(name2)s %(net2)s", v)],
   k108_entry: ["entry stake: {chips} chips into the pool (K108-22)", ["K108-22"], (v) => t("entry stake: %(chips)s chips into the pool", v)],
+  k108_no_winner: ["no winner: the pool is returned", [], (v) => t("no winner: the pool is returned", v)],
   k108_void: ["void deal: two cards left in the stock (K108-Q16)", ["K108-Q16"], (v) => t("void deal: two cards left in the stock", v)],
   k108_out: ["out of the game", [], (v) => t("out of the game", v)],
   k108_knock: ["knocked with {points} (K108-14, K108-20)", ["K108-14", "K108-20"], (v) => t("knocked with %(points)s", v)],
