@@ -260,6 +260,7 @@ SCORE_NOTES = [
     gettext_noop("void deal: two cards left in the stock and nobody knocked (GIN-22)"),
     gettext_noop("void deal: two cards left in the stock (K108-Q16)"),
     gettext_noop("takes the pool: %(n1)s chips (K108-28)"),
+    gettext_noop("no winner: the pool is returned"),
     gettext_noop("out of the game"),
     gettext_noop("bought back in for %(n1)s chips (%(n2)s stakes); record %(n3)s -> %(n4)s (K108-26)"),
 ]

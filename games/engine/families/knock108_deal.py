@@ -300,6 +300,10 @@ def _next_deal(state: GameState, dealer: int, events: list[Event]) -> Transition
     if state.rules.round_limit_reached(len(state.results)):
         # The round limit ends the match before one player is left: the players still in with the
         # lowest record win and share the pool as a tie does (K108-Q14; docs/engine.md, "Round limit").
+        if not steps.any_round_decided(state):
+            # Every deal was void (K108-Q16): nobody won, and the pool goes back to whoever paid
+            # into it (docs/engine.md, "No winner").
+            return _return_pool(state, events, round_limit=limit)
         active = k108_state(state).active
         lowest = min(t for t, a in zip(state.totals, active, strict=True) if a)
         winners = [s for s in range(state.players) if active[s] and state.totals[s] == lowest]
@@ -318,6 +322,40 @@ def _next_deal(state: GameState, dealer: int, events: list[Event]) -> Transition
             )
         )
     return Transition(state, tuple(events))
+
+
+def _return_pool(state: GameState, events: list[Event], **event_data: Any) -> Transition:
+    """The match ends with no winner: each seat takes back from the pool what it paid into it."""
+    cycle = k108_state(state)
+    paid = [0] * state.players
+    for entry in cycle.ledger:
+        if entry.target == "pool" and isinstance(entry.source, int):
+            paid[entry.source] += entry.amount
+        elif entry.source == "pool" and isinstance(entry.target, int):
+            paid[entry.target] -= entry.amount
+    for seat, amount in enumerate(paid):
+        if amount > 0:
+            cycle = pay(cycle, LedgerEntry(state.round_no, "returned", "pool", seat, amount))
+    last = state.results[-1]
+    lines = tuple(
+        replace(
+            line,
+            chips=(line.chips or 0) + paid[line.seat],
+            notes=(*line.notes, NO_WINNER_NOTE),
+        )
+        for line in last.lines
+    )
+    last = replace(last, lines=lines)
+    state = evolve(state, results=(*state.results[:-1], last), cycle=cycle)
+    events = [
+        steps.round_over_event(state, last, {"result": e.data["result"]}) if e.kind == "round_over" else e
+        for e in events
+    ]
+    return steps.finish(state, events, (), pool=0, **event_data)
+
+
+#: The note of every line when a match ends with no winner (docs/engine.md, "No winner").
+NO_WINNER_NOTE = "no winner: the pool is returned"
 
 
 def _finish(state: GameState, winners: Sequence[int], events: list[Event], **event_data: Any) -> Transition:

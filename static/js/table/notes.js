@@ -26,6 +26,7 @@ const NOTES = {
   "void deal: two cards left in the stock and nobody knocked (GIN-22)": (v) => t("void deal: two cards left in the stock and nobody knocked (GIN-22)", v),
   "void deal: two cards left in the stock (K108-Q16)": (v) => t("void deal: two cards left in the stock (K108-Q16)", v),
   "takes the pool: %(n1)s chips (K108-28)": (v) => t("takes the pool: %(n1)s chips (K108-28)", v),
+  "no winner: the pool is returned": (v) => t("no winner: the pool is returned", v),
   "out of the game": (v) => t("out of the game", v),
   "bought back in for %(n1)s chips (%(n2)s stakes); record %(n3)s -> %(n4)s (K108-26)": (v) => t("bought back in for %(n1)s chips (%(n2)s stakes); record %(n3)s -> %(n4)s (K108-26)", v),
 };
