@@ -11,6 +11,7 @@ import {
   isRow,
   lastDealSummary,
   lineDetail,
+  lineRules,
   meldLabel,
   mineInfo,
   overText,
@@ -138,7 +139,7 @@ function roundLines(view, round) {
     { class: "round-lines" },
     round.lines.map((line) =>
       h("li", {}, h("strong", {}, `${seatName(view, line.seat)}: ${pointsText(view, line.points)}`),
-        ` (${lineDetail(view, line)}) → ${t("total %(total)s", { total: round.totals[line.seat] })}`),
+        ` (${lineDetail(view, line)}) → ${t("total %(total)s", { total: round.totals[line.seat] })} `, lineRules(line)),
     ),
   );
 }
