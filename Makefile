@@ -31,7 +31,16 @@ node_modules/.installed: package.json package-lock.json
 
 npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /practice/, ESLint) with npm ci, if npm is there
 
-run: venv npm ## Serve on HOST:PORT with daphne (SQLite by default; a celery worker too if REDIS_URL is set)
+# `make run` serves the site as players see it: DEBUG off (a missing page is the site's own, in
+# the visitor's language, never Django's English debug page; docs/i18n.md: error pages), with a
+# secret key made once for this checkout in .secret_key (not committed). DJANGO_DEBUG=1 and
+# DJANGO_SECRET_KEY from the environment win.
+.secret_key:
+	@umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
+
+run: export DJANGO_DEBUG ?= 0
+run: export DJANGO_SECRET_KEY ?= $(shell cat .secret_key 2>/dev/null)
+run: venv npm .secret_key ## Serve on HOST:PORT with daphne, DEBUG off (SQLite by default; a celery worker too if REDIS_URL is set)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py puzzles_seed

@@ -8,8 +8,12 @@ from django.utils.translation import gettext as _
 from accounts.models import Language, User
 
 
-def user_register(*, username: str, email: str, password: str) -> User:
+def user_register(*, username: str, email: str, password: str, language: str | None = None) -> User:
     """Create an active account.
+
+    ``language``: the language the visitor was reading the site in (docs/i18n.md), kept as the
+    account's preference so that registering never switches the site to another language; one
+    the site does not offer (or None) gives the default.
 
     Raises ``ValidationError`` (keyed by field) when the username or e-mail is taken, in any
     case, or when the password fails ``AUTH_PASSWORD_VALIDATORS``. Nothing is written then.
@@ -22,6 +26,8 @@ def user_register(*, username: str, email: str, password: str) -> User:
     if User.objects.filter(email__iexact=email).exists():
         errors["email"] = [_("An account with this e-mail address already exists.")]
     user = User(username=username, email=email)
+    if language in Language.values:
+        user.language = language
     try:
         password_validation.validate_password(password, user=user)
     except ValidationError as error:

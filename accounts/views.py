@@ -46,6 +46,8 @@ def register(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 email=form.cleaned_data["email"],
                 password=form.cleaned_data["password1"],
+                # The language the page was served in: the switcher's cookie or the browser's.
+                language=offered(translation.get_language()),
             )
         except ValidationError as error:
             form.add_service_errors(error)

@@ -8,9 +8,6 @@ turn, an away seat, staff's "end a stuck turn") plays the rest of the turn with 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import random
 from typing import Any
 
@@ -19,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
 from games import daily, engine, selectors
-from games.engine.bots import candidate_moves, choose_move
+from games.engine.bots import candidate_moves, choose_move, view_rng
 from games.errors import (
     GameError,
     MatchOverError,
@@ -220,10 +217,8 @@ def _bot_choice(
 
 
 def _luck_rng(luck: bytes | None, view: dict[str, Any]) -> random.Random | None:
-    """A generator seeded by ``luck`` and the view's public facts (None without ``luck``): the
-    same key and the same view give the same choices."""
+    """A generator seeded by ``luck`` and the view's ``SEED_FIELDS`` (None without ``luck``): the
+    same key and the same moves give the same choices, whoever plays (docs/engine.md)."""
     if luck is None:
         return None
-    public = {key: value for key, value in view.items() if key != "commitment"}
-    text = json.dumps(public, sort_keys=True, separators=(",", ":"), default=str)
-    return random.Random(hmac.new(luck, text.encode(), hashlib.sha256).digest())
+    return view_rng(view, luck)

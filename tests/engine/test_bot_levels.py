@@ -16,8 +16,15 @@ from typing import Any
 import pytest
 
 from games.engine import GameState, apply_move, new_game, variant, view_for
-from games.engine.bots import LEVELS, candidate_moves, choose_move, normal
-from games.engine.bots.levels import view_rng
+from games.engine.bots import (
+    LEVELS,
+    LUCK_LEFT_OUT,
+    SEED_FIELDS,
+    candidate_moves,
+    choose_move,
+    normal,
+    view_rng,
+)
 from games.engine.rules import variant_names
 
 #: Short matches: every variant's match ends within a few deals.
@@ -141,6 +148,33 @@ def test_the_view_seeds_the_levels_luck_but_not_the_commitment() -> None:
     same = view_rng({**view, "commitment": "0" * 64}).random()
     assert view_rng(view).random() == same
     assert view_rng({**view, "version": view["version"] + 1}).random() != same
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_players_names_are_not_in_any_levels_luck(name: str) -> None:
+    # docs/engine.md, "What a bot's luck is seeded from": the same moves meet the same bots,
+    # whoever plays them (the deal of the day's fairness, docs/learn.md).
+    for state in positions(name, seed=9, count=4):
+        view = view_for(state, state.turn)
+        renamed = {**view, "names": [f"player-{seat}-Żółć" for seat in range(len(view["names"]))]}
+        assert renamed["names"] != view["names"]
+        assert view_rng(renamed).random() == view_rng(view).random()
+        assert view_rng(renamed, b"key").random() == view_rng(view, b"key").random()
+        for level in LEVELS:
+            assert choose_move(renamed, level) == choose_move(view, level), (name, level)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_every_field_of_a_view_is_in_the_luck_or_left_out_for_a_reason(name: str) -> None:
+    # A field a view gains must be placed on purpose: in SEED_FIELDS or in LUCK_LEFT_OUT.
+    states = positions(name, seed=3, count=6)
+    over = play_match(name, ("normal", "normal"), seed=3)
+    fields = {
+        key for state in [*states, over] for seat in range(state.players) for key in view_for(state, seat)
+    }
+    assert fields <= SEED_FIELDS | set(LUCK_LEFT_OUT), fields - SEED_FIELDS - set(LUCK_LEFT_OUT)
+    assert not SEED_FIELDS & set(LUCK_LEFT_OUT)
+    assert "names" in LUCK_LEFT_OUT
 
 
 # --- the public API ------------------------------------------------------------------------------

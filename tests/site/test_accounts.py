@@ -395,3 +395,24 @@ def test_one_address_registers_at_most_so_many_accounts_an_hour(settings: Settin
     assertContains(refused, "Too many accounts were made from your address", status_code=429)
     assert not User.objects.filter(username="player3").exists()
     assert _register(Client(REMOTE_ADDR="203.0.113.21"), 3).status_code == 302
+
+
+# --- A new account keeps the visitor's language (docs/i18n.md: which language) --------------
+
+
+def test_registering_from_a_polish_browser_gives_a_polish_account(client: Client) -> None:
+    client.post("/accounts/register/", GOOD, HTTP_ACCEPT_LANGUAGE="pl-PL,pl;q=0.9,en;q=0.5")
+    assert User.objects.get(username="Ala").language == Language.PL
+
+
+def test_registering_after_choosing_romanian_gives_a_romanian_account(client: Client) -> None:
+    client.post("/i18n/setlang/", {"language": "ro", "next": "/"}, HTTP_ACCEPT_LANGUAGE="pl")
+    response = client.post("/accounts/register/", GOOD, HTTP_ACCEPT_LANGUAGE="pl", follow=True)
+    assert User.objects.get(username="Ala").language == Language.RO
+    # and the pages after registering stay Romanian
+    assert response.content.decode().count('lang="ro"') >= 1
+
+
+def test_registering_from_an_english_browser_gives_an_english_account(client: Client) -> None:
+    client.post("/accounts/register/", GOOD, HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
+    assert User.objects.get(username="Ala").language == Language.EN

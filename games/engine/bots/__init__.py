@@ -13,8 +13,18 @@ Which module plays a family (or a variant tuned for) at a level is said in one p
 'Discard'
 """
 
-from .levels import LEVELS, candidate_moves, choose_move
+from .levels import LEVELS, LUCK_LEFT_OUT, SEED_FIELDS, candidate_moves, choose_move, seed_text, view_rng
 from .normal import NormalBot
 from .registry import bot_module
 
-__all__ = ["LEVELS", "NormalBot", "bot_module", "candidate_moves", "choose_move"]
+__all__ = [
+    "LEVELS",
+    "LUCK_LEFT_OUT",
+    "SEED_FIELDS",
+    "NormalBot",
+    "bot_module",
+    "candidate_moves",
+    "choose_move",
+    "seed_text",
+    "view_rng",
+]

@@ -21,8 +21,9 @@ Each level of each family is a module of this package, found in one registry (:m
   counting extra.
 
 Every level is deterministic given ``rng``; without one, the random choices are seeded from the view
-itself, so the same view always gives the same move. A level's candidates end with the normal bot's,
-so a caller that finds a move refused always reaches a simple legal move.
+itself (its ``SEED_FIELDS``: never the players' names), so the same view always gives the same
+move. A level's candidates end with the normal bot's, so a caller that finds a move refused always
+reaches a simple legal move.
 
 >>> from games.engine import variant, new_game, view_for
 >>> state = new_game(variant("gin"), players=2, seed=3)
@@ -34,6 +35,7 @@ so a caller that finds a move refused always reaches a simple legal move.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping
@@ -44,22 +46,95 @@ from ..search import shared_searches
 from . import normal, registry
 from .registry import LEVELS
 
-__all__ = ["LEVELS", "LevelCandidates", "candidate_moves", "choose_move", "view_rng"]
+__all__ = [
+    "LEVELS",
+    "LUCK_LEFT_OUT",
+    "SEED_FIELDS",
+    "LevelCandidates",
+    "candidate_moves",
+    "choose_move",
+    "seed_text",
+    "view_rng",
+]
 
 #: A level's moves for one seat's view, best first (they need not all be legal: the normal bot's
 #: candidates follow them).
 LevelCandidates = Callable[[Mapping[str, Any], random.Random], Iterable[Move]]
 
 
-def view_rng(view: Mapping[str, Any]) -> random.Random:
-    """A random generator seeded by the view itself (same view, same choices).
+#: The view's fields a bot's luck is seeded from: what its seat sees of the game, and nothing else
+#: (docs/engine.md, "What a bot's luck is seeded from"). Left out on purpose (``LUCK_LEFT_OUT``):
+#: who sits where (``names``) and what is derived from the deal's seed (``commitment``,
+#: ``revealed_seed``). A field a view gains later is left out until it is added here, so nothing
+#: about the people at a table can slip into the bots' choices: the same moves in the same deal
+#: meet the same bot moves, whoever makes them (the deal of the day's fairness, docs/learn.md).
+SEED_FIELDS: frozenset[str] = frozenset(
+    {
+        "variant",
+        "options",
+        "players",
+        "seat",
+        "round",
+        "first",
+        "turn",
+        "phase",
+        "version",
+        "hand",
+        "hand_sizes",
+        "stock_size",
+        "discard",
+        "melds",
+        "opened",
+        "atu",
+        "atu_taken_by",
+        "turns_started",
+        "consumed_jokers",
+        "scores",
+        "winners",
+        "lower_wins",
+        # What only some variants or families show (Remik 40's pool, Rummy 500's tally, gin's
+        # and Knock-108's state of the deal).
+        "buy_back",
+        "gin",
+        "in_game",
+        "knock",
+        "knock_limit",
+        "last_deal",
+        "limit",
+        "prize_pool",
+        "running_totals",
+        "stage",
+        "stakes",
+        "target",
+        "you",
+    }
+)
 
-    The deal's ``commitment`` is left out: it is a hash of the deal's seed, public but of no use to
-    a player, and a bot's luck has no business depending on anything derived from hidden cards.
+#: The view's fields never in a bot's seed, and why (a test checks that every field of every
+#: variant's view is in ``SEED_FIELDS`` or here).
+LUCK_LEFT_OUT: dict[str, str] = {
+    "names": "who plays a seat must not change the luck of the game: the same moves meet the same bots",
+    "commitment": "a hash of the deal's seed: a bot's luck must not depend on what derives from hidden cards",
+    "revealed_seed": "the seed itself, once the last round is over",
+}
+
+
+def seed_text(view: Mapping[str, Any]) -> bytes:
+    """The part of ``view`` a bot's luck is seeded from (``SEED_FIELDS``), as canonical JSON."""
+    public = {key: value for key, value in view.items() if key in SEED_FIELDS}
+    return json.dumps(public, sort_keys=True, separators=(",", ":"), default=str).encode()
+
+
+def view_rng(view: Mapping[str, Any], key: bytes | None = None) -> random.Random:
+    """A random generator seeded by the view itself (same view, same choices): the SHA-256 of
+    ``seed_text(view)``, or its HMAC with ``key`` (a deal of the day's bots have one of their own).
+
+    The players' names are not part of it, nor the deal's ``commitment`` (``LUCK_LEFT_OUT``).
     """
-    public = {key: value for key, value in view.items() if key != "commitment"}
-    text = json.dumps(public, sort_keys=True, separators=(",", ":"), default=str)
-    return random.Random(hashlib.sha256(text.encode()).digest())
+    text = seed_text(view)
+    if key is None:
+        return random.Random(hashlib.sha256(text).digest())
+    return random.Random(hmac.new(key, text, hashlib.sha256).digest())
 
 
 def _level(view: Mapping[str, Any], level: str) -> LevelCandidates | None:

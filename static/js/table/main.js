@@ -7,7 +7,7 @@ import { compareKeys, sortKey } from "./cards.js";
 import { mount as mountChat } from "./chat.js";
 import { MatchConnection, newCommandId } from "./connection.js";
 import { h, patch } from "../dom.js";
-import { t } from "../i18n.js";
+import { pt, t } from "../i18n.js";
 import * as Draft from "./draft.js";
 import { installDrag } from "./drag.js";
 import { familyOf, takeAlone } from "./families/index.js";
@@ -132,12 +132,12 @@ const regions = {
   seats: h("div", { class: "tbl-seats", id: "tbl-seats" }),
   banner: h("div", { class: "tbl-banner", id: "tbl-banner", "aria-live": "polite" }),
   events: h("p", { class: "tbl-events", id: "tbl-events", "aria-live": "polite" }),
-  board: h("section", { class: "tbl-board", id: "tbl-board", "aria-label": "table" }),
+  board: h("section", { class: "tbl-board", id: "tbl-board", "aria-label": pt("region", "table") }),
   mine: h("section", { class: "tbl-mine", id: "tbl-mine", "aria-labelledby": "hand-title" }),
   summary: h("div", { class: "tbl-summary", id: "tbl-summary" }),
   log: h("div", { class: "tbl-log", id: "tbl-log" }),
-  players: h("section", { class: "tbl-players", id: "tbl-players", "aria-label": "players" }),
-  scores: h("section", { class: "tbl-scores", id: "tbl-scores", "aria-label": "scores" }),
+  players: h("section", { class: "tbl-players", id: "tbl-players", "aria-label": pt("region", "players") }),
+  scores: h("section", { class: "tbl-scores", id: "tbl-scores", "aria-label": pt("region", "scores") }),
   settings: h("div", { class: "tbl-settings", id: "tbl-settings" }),
   help: h("div", { class: "tbl-help", id: "tbl-help" }),
 };

@@ -11,6 +11,7 @@ import {
   isRow,
   lastDealSummary,
   lineDetail,
+  lineRules,
   meldLabel,
   mineInfo,
   overText,
@@ -106,7 +107,7 @@ function bannerBody(model, f) {
       "div",
       { class: "banner banner-over", role: "status" },
       h("strong", {}, `${t("Match over.")} `),
-      winners.length ? tn("Winner: %(names)s.", "Winners: %(names)s.", winners.length, { names: winners.join(", ") }) : "",
+      winners.length ? tn("Winner: %(names)s.", "Winners: %(names)s.", winners.length, { names: winners.join(", ") }) : t("No winner."),
       " ",
       h("span", { class: "totals" }, totalsText(view)),
       overText(f) ? h("p", { class: "over-extra" }, overText(f)) : null,
@@ -138,7 +139,7 @@ function roundLines(view, round) {
     { class: "round-lines" },
     round.lines.map((line) =>
       h("li", {}, h("strong", {}, `${seatName(view, line.seat)}: ${pointsText(view, line.points)}`),
-        ` (${lineDetail(view, line)}) → ${t("total %(total)s", { total: round.totals[line.seat] })}`),
+        ` (${lineDetail(view, line)}) → ${t("total %(total)s", { total: round.totals[line.seat] })} `, lineRules(line)),
     ),
   );
 }
@@ -708,7 +709,11 @@ export function renderScores(model, f) {
       ? h("details", { class: "round-details", dataset: { keep: "round-details" } }, h("summary", {}, t("Every %(round)s’s lines", { round: word.toLowerCase() })),
           rounds.slice().reverse().map((r) => h("div", {}, h("h3", {}, `${word} ${r.round}`), roundLines(view, r))))
       : h("p", { class: "aside" }, t("No %(round)s finished yet.", { round: word.toLowerCase() })),
-    f.over ? h("p", { class: "winners" }, h("strong", {}, `${t("Winners:")} `), (view.winners || []).map((s) => seatName(view, s)).join(", ")) : null,
+    f.over
+      ? h("p", { class: "winners" }, (view.winners || []).length
+        ? [h("strong", {}, `${t("Winners:")} `), view.winners.map((s) => seatName(view, s)).join(", ")]
+        : h("strong", {}, t("No winner.")))
+      : null,
   ];
 }
 
