@@ -252,7 +252,7 @@ export function renderBoard(model, f, act) {
       "ol",
       { class: `discards${row ? " row" : ""}`, "aria-label": row ? t("discard row, oldest first") : t("top of the discard pile"),
         // The row wraps inside its own box, which shows its newest end after every change.
-        dataset: row ? { scrollKey: "discards", scrollEnd: "true", scrollSize: String(view.discard.length) } : {} },
+        dataset: row ? { scrollKey: "discards", scrollEnd: "true", scrollSize: `${view.discard.length}${model.rowOpen ? " open" : ""}` } : {} },
       shown.map(([c, i]) => {
         const coming = pickedIndex >= 0 && i >= pickedIndex;
         const classes = coming ? (i === pickedIndex ? "picked" : "along") : "";
@@ -264,6 +264,18 @@ export function renderBoard(model, f, act) {
         return h("li", {}, el);
       }),
     );
+  }
+  // The row's older cards are out of sight in its box: a cue says how many (main.js counts them)
+  // and shows the whole row over the table with one tap, where a deep card is one more tap away
+  // (issue 33, item 8).
+  if (row && view.discard.length) {
+    const cue = button(
+      [h("span", { class: "row-more-arrow", "aria-hidden": "true" }, model.rowOpen ? "▾" : "▴"),
+        h("span", { class: "row-more-count" }, model.rowOpen ? t("Close") : "")],
+      act.toggleRow,
+      { key: "row-more", cls: "row-more", ariaExpanded: model.rowOpen,
+        title: model.rowOpen ? t("Hide the older discards") : t("Show the whole discard row") });
+    pile = h("div", { class: `row-box${model.rowOpen ? " open" : ""}` }, cue, pile);
   }
   const pileNote = !row && view.discard.length > 1 ? h("p", { class: "aside" }, tn("%(n)s card in the pile", "%(n)s cards in the pile", view.discard.length)) : null;
 
