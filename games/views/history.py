@@ -27,7 +27,13 @@ from games import engine, records, selectors, services
 from games.analysis_text import decision_words
 from games.engine import analysis as engine_analysis
 from games.engine import verify_record
-from games.errors import DailySealedError, GameError, NotSeatedError, RoundInPlayError
+from games.errors import (
+    DailyAnalysisSealedError,
+    DailySealedError,
+    GameError,
+    NotSeatedError,
+    RoundInPlayError,
+)
 from games.forms import HistoryFilterForm, VerifyForm
 from games.models import Match, RoundAnalysis
 from games.views.common import error_text
@@ -250,7 +256,8 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
     """``/matches/<id>/rounds/<n>/analysis/``: GET, the analyses this viewer may read (JSON, polled
     by the replay while one runs); POST, "Analyse my round" (a player of the match, a finished
     round): queues it and answers with the same JSON, or goes back to the replay without scripts.
-    Refusals carry the error's code: ``round_in_play`` (409), ``not_seated`` (403), 404 else."""
+    Refusals carry the error's code: ``round_in_play`` (409), ``not_seated`` and
+    ``daily_analysis_sealed`` (403: a deal of the day's try before its day is over), 404 else."""
     match = _visible_match(request, match_id)
     wants_json = "application/json" in request.headers.get("Accept", "")
     if request.method == "POST":
@@ -261,7 +268,7 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
                 409
                 if isinstance(error, RoundInPlayError)
                 else 403
-                if isinstance(error, NotSeatedError)
+                if isinstance(error, NotSeatedError | DailyAnalysisSealedError)
                 else 404
             )
             body = {**error.to_dict(), "message": error_text(error)}
@@ -270,6 +277,9 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
             return redirect(reverse("round_replay", args=(match.pk, number)))
     elif request.method != "GET":
         return HttpResponse(status=405)
+    if match.room.daily_sealed:
+        sealed = DailyAnalysisSealedError()
+        return JsonResponse({**sealed.to_dict(), "message": error_text(sealed)}, status=403)
     round_ = selectors.match_round(match_id=match.pk, number=number)
     if round_ is None or not round_.revealed_seed:
         refusal = RoundInPlayError(round=number)
