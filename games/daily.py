@@ -258,6 +258,21 @@ def board(day: date, variant: str) -> Board:
     )
 
 
+def board_open(
+    day: date, variant: str, user: AbstractBaseUser | AnonymousUser | None, at: datetime | None = None
+) -> bool:
+    """May ``user`` see the day's board of ``variant``? Everyone once the day is over; before, only
+    an account whose own try at that deal is finished: the board's points tell how the deal plays,
+    so nobody sees them before playing it (docs/learn.md, "No preview of the deal")."""
+    if day_over(day, at):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return DailyTry.objects.filter(
+        day=day, variant=variant, user_id=user.pk, match__status=Match.Status.FINISHED
+    ).exists()
+
+
 @dataclass(frozen=True)
 class MonthEntry:
     rank: int
