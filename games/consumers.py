@@ -404,10 +404,19 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
             return
         try:
             if isinstance(content, dict) and content.get("type") in protocol.SEAT_COMMANDS:
-                service = services.seat_away if content["type"] == "away" else services.seat_back
-                # Everyone, the sender included, gets a frame with the seats; if nothing changed,
-                # the sender alone gets a fresh one.
-                if not await database_sync_to_async(service)(match_id=self.match_id, user=self.scope["user"]):
+                # Everyone, the sender included, gets a frame with the seats; if nothing changed
+                # (``away`` while another socket of the seat is open, say), the sender alone gets
+                # a fresh one.
+                user = self.scope["user"]
+                if content["type"] == "away":
+                    changed = await database_sync_to_async(services.seat_away)(
+                        match_id=self.match_id, user=user, channel=self.channel_name if self.seated else None
+                    )
+                else:
+                    changed = await database_sync_to_async(services.seat_back)(
+                        match_id=self.match_id, user=user
+                    )
+                if not changed:
                     await self._send_fresh_frame()
                 return
             command = protocol.decode_command(content)

@@ -178,6 +178,46 @@ class RoundNotFoundError(GameError):
     default_message = "there is no such round"
 
 
+class AnalysisRateLimitedError(GameError):
+    """An account asked for more analyses in the last hour than ``ANALYSES_PER_ACCOUNT_PER_HOUR``
+    (docs/learn.md, "Analysis of a round"); ``retry_after``: seconds until the oldest one counts no more."""
+
+    code = "analysis_rate_limited"
+    default_message = "you have asked for enough analyses for this hour: try again later"
+
+
+class AnalysisQueueFullError(GameError):
+    """``ANALYSES_WAITING`` analyses are waiting or running on the site: none is queued now."""
+
+    code = "analysis_queue_full"
+    default_message = "too many analyses are waiting: try again in a few minutes"
+
+
+# --- replays and checks of uploaded records (docs/record.md, "Limits") -------------------------------
+
+
+class ReplayRateLimitedError(GameError):
+    """An address (or account) sent more records or asked for more replay pages than its budget;
+    ``retry_after``: seconds until it may again."""
+
+    code = "replay_rate_limited"
+    default_message = "too many replays from this address: wait a moment"
+
+
+class ReplayBusyError(GameError):
+    """One replay or check at a time per address, and a few waiting per server process."""
+
+    code = "replay_busy"
+    default_message = "another replay is being prepared: wait a moment and try again"
+
+
+class ReplayTooLongError(GameError):
+    """A round of an uploaded record holds more moves than ``REPLAY_MAX_ROUND_MOVES``."""
+
+    code = "replay_too_long"
+    default_message = "this round has too many moves to be replayed here"
+
+
 class RematchUnavailableError(GameError):
     """ "Play again" only at the room's latest match once it is finished (not abandoned)."""
 
@@ -217,6 +257,8 @@ class DailySealedError(GameError):
 
 __all__ = [
     "AlreadySeatedError",
+    "AnalysisQueueFullError",
+    "AnalysisRateLimitedError",
     "BadOptionsError",
     "ChatEmptyError",
     "ChatMessageNotFoundError",
@@ -236,6 +278,9 @@ __all__ = [
     "NotSeatedError",
     "NotStaffError",
     "RematchUnavailableError",
+    "ReplayBusyError",
+    "ReplayRateLimitedError",
+    "ReplayTooLongError",
     "RoomFullError",
     "RoomNotFoundError",
     "RoomNotOpenError",

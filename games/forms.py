@@ -243,10 +243,11 @@ class HistoryFilterForm(forms.Form):
         return matches
 
 
-#: The largest record /verify/ reads (pasted or uploaded), in bytes.
-VERIFY_MAX_BYTES = 5 * 1024 * 1024
+#: The largest record /verify/ reads (pasted or uploaded), in bytes: 1 MB holds about 20,000
+#: moves (docs/record.md, "Limits").
+VERIFY_MAX_BYTES = 1024 * 1024
 #: The most moves /verify/ replays (a long Remi evening is a few thousand).
-VERIFY_MAX_MOVES = 50_000
+VERIFY_MAX_MOVES = 20_000
 #: How deeply a record's JSON may nest (a record's move with lay-offs is 6 levels down).
 VERIFY_MAX_NESTING = 32
 

@@ -154,6 +154,20 @@ MESSAGES: dict[str, str] = {
     "rematch_unavailable": gettext_noop("There is no finished match here to play again."),
     "round_in_play": gettext_noop("This round is still being played: it can be analysed once it is over."),
     "round_not_found": gettext_noop("There is no such round."),
+    "analysis_rate_limited": gettext_noop("You have asked for enough analyses this hour: try again later."),
+    "analysis_rate_limited+limit+minutes": gettext_noop(
+        "You have asked for %(limit)s analyses in the last hour: try again in %(minutes)s min."
+    ),
+    "analysis_queue_full": gettext_noop("Many analyses are waiting: try again in a few minutes."),
+    "replay_rate_limited": gettext_noop("Too many replays from your address: wait a moment."),
+    "replay_rate_limited+seconds": gettext_noop(
+        "Too many replays from your address: try again in %(seconds)s s."
+    ),
+    "replay_busy": gettext_noop("Another replay is being prepared: wait a moment and try again."),
+    "replay_too_long": gettext_noop("This round has too many moves to be replayed here."),
+    "replay_too_long+limit": gettext_noop(
+        "This round has more than %(limit)s moves: it is not replayed here."
+    ),
 }
 
 #: Messages of the services translated word for word (their code's text is more general).

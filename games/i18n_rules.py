@@ -9,10 +9,12 @@ catalog (a table with other numbers) is shown in English. Regenerate with
 """
 
 # ruff: noqa: E501  (the texts are the engine's, one string each, as makemessages extracts them)
-import re
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop, ngettext
+
+from games.card_labels import card_label
+from games.engine.notes import read_note
 
 TEXTS = [
     # --- gin ---
@@ -217,11 +219,6 @@ def current_texts() -> list[str]:
     return list(dict.fromkeys(texts))
 
 
-if __name__ == "__main__":
-    for text in current_texts():
-        print(f"    gettext_noop({text!r}),")
-
-
 #: The values of the options that are words (``Option.choices``), as the room pages show them.
 OPTION_VALUES = {
     "classic": gettext_noop("classic"),
@@ -237,59 +234,125 @@ def option_value(value: str) -> str:
     return gettext(OPTION_VALUES[value]) if value in OPTION_VALUES else value
 
 
-#: The notes of the engine's score lines, their numbers as %(n1)s, %(n2)s, ... in the order
-#: they come (``score_note``); the notes not listed here (names inside them) stay in English.
-SCORE_NOTES = [
-    gettext_noop("went out"),
-    gettext_noop("went out with a joker"),
-    gettext_noop("never laid a formation: %(n1)s (RMI-58)"),
-    gettext_noop("dealt the atu's twin"),
-    gettext_noop("doubled round: the atu is a joker or an ace (RMI-48)"),
-    gettext_noop("no winner: the pool is returned (R40-Q15)"),
-    gettext_noop("Remik: out in one go (R40-26)"),
-    gettext_noop("went out (R40-26)"),
-    gettext_noop("void round (R51-Q9)"),
-    gettext_noop("doubled: the winner went out in one go (R51-45)"),
-    gettext_noop("the stock ran out (R500-Q7)"),
-    gettext_noop("counted at the best arrangement, %(n1)s (GIN-Q8), not %(n2)s as laid"),
-    gettext_noop("gin: the opponent's %(n1)s + %(n2)s (GIN-20)"),
-    gettext_noop("knocked with %(n1)s against %(n2)s: %(n3)s (GIN-19)"),
-    gettext_noop("undercut: %(n1)s against the knock with %(n2)s: %(n3)s + %(n4)s (GIN-19, GIN-Q2)"),
-    gettext_noop("knocked with %(n1)s and was undercut"),
-    gettext_noop("win no. %(n1)s: its columns are finished (OKL-Q3)"),
-    gettext_noop("void deal: two cards left in the stock and nobody knocked (GIN-22)"),
-    gettext_noop("void deal: two cards left in the stock (K108-Q16)"),
-    gettext_noop("takes the pool: %(n1)s chips (K108-28)"),
-    gettext_noop("out of the game"),
-    gettext_noop("bought back in for %(n1)s chips (%(n2)s stakes); record %(n3)s -> %(n4)s (K108-26)"),
-]
+#: The sentence of each kind of score-line note (games/engine/notes.py, ``NOTE_KINDS``): the
+#: engine's English with its rule ids taken out, which the catalogs translate. The rule ids are
+#: shown apart from the sentence, as a small tag (``score_note_rules``). A test fails when the
+#: engine has a kind without its sentence here or without approved Polish and Romanian text.
+NOTE_SENTENCES = {
+    "went_out": gettext_noop("went out"),
+    "went_out_joker": gettext_noop("went out with a joker"),
+    "rmi_never_laid": gettext_noop("never laid a formation: %(points)s"),
+    "rmi_atu_twin": gettext_noop("dealt the atu's twin"),
+    "rmi_doubled": gettext_noop("doubled round: the atu is a joker or an ace"),
+    "r40_no_winner": gettext_noop("no winner: the pool is returned"),
+    "r40_remik": gettext_noop("Remik: out in one go"),
+    "r40_went_out": gettext_noop("went out"),
+    "r40_remik_penalty": gettext_noop("+%(points)s after a Remik"),
+    "r40_prize": gettext_noop("prize: %(chips)s of %(pool)s chips"),
+    "r51_void": gettext_noop("void round"),
+    "r51_doubled": gettext_noop("doubled: the winner went out in one go"),
+    "r500_stock_out": gettext_noop("the stock ran out"),
+    "gin_best_arrangement": gettext_noop(
+        "counted at the best arrangement, %(points)s, not %(shown)s as laid"
+    ),
+    "gin_gin": gettext_noop("gin: the opponent's %(points)s + %(bonus)s"),
+    "gin_knock": gettext_noop("knocked with %(points)s against %(opponent)s: %(score)s"),
+    "gin_undercut": gettext_noop(
+        "undercut: %(points)s against the knock with %(knock)s: %(score)s + %(bonus)s"
+    ),
+    "gin_undercut_knocker": gettext_noop("knocked with %(points)s and was undercut"),
+    "okl_doubled": gettext_noop("doubled: the first up-card %(card)s is a spade"),
+    "okl_entered": gettext_noop("win no. %(win)s: entered in column(s) %(columns)s"),
+    "okl_finished": gettext_noop("win no. %(win)s: its columns are finished"),
+    "gin_void": gettext_noop("void deal: two cards left in the stock and nobody knocked"),
+    "gin_game_won": gettext_noop(
+        "game won by %(name)s: %(points)s + %(game_bonus)s game bonus + %(box)s for deals won (%(box_bonus)s x (%(won)s - %(lost)s)) - %(opponent)s = %(result)s"
+    ),
+    "okl_column_won": gettext_noop(
+        "column %(column)s won by %(name)s: %(points)s + %(game_bonus)s game bonus + %(box)s for deals won (%(box_bonus)s x (%(won)s - %(lost)s)) - %(opponent)s = %(result)s"
+    ),
+    "okl_net": gettext_noop("net over the three columns: %(name)s %(net)s, %(name2)s %(net2)s"),
+    "k108_entry": gettext_noop("entry stake: %(chips)s chips into the pool"),
+    "k108_no_winner": gettext_noop("no winner: the pool is returned"),
+    "k108_void": gettext_noop("void deal: two cards left in the stock"),
+    "k108_out": gettext_noop("out of the game"),
+    "k108_knock": gettext_noop("knocked with %(points)s"),
+    "k108_gin": gettext_noop("gin: %(credit)s off the record"),
+    "k108_flush": gettext_noop("flush: %(credit)s off the record"),
+    "k108_figures": gettext_noop("figures: %(credit)s off the record"),
+    "k108_full_sequence": gettext_noop("full sequence: %(credit)s off the record"),
+    "k108_late_gin": gettext_noop("gin after the deal ended: nothing loose, no credit"),
+    "k108_late_flush": gettext_noop("flush after the deal ended: nothing loose, no credit"),
+    "k108_late_figures": gettext_noop("figures after the deal ended: nothing loose, no credit"),
+    "k108_late_full_sequence": gettext_noop("full sequence after the deal ended: nothing loose, no credit"),
+    "k108_chips_none": gettext_noop("chips 0"),
+    "k108_chips_paid": gettext_noop("chips -%(paid)s (%(per)s to %(name)s)"),
+    "k108_chips_paid_pool": gettext_noop("chips -%(paid)s (%(per)s to %(name)s, %(half)s to the pool)"),
+    "k108_chips_pool": gettext_noop("chips -%(paid)s (%(half)s to the pool)"),
+    "k108_chips_gained": gettext_noop("chips +%(gained)s (%(per)s from each of %(players)s)"),
+    "k108_over": gettext_noop("over %(limit)s: out of the game"),
+    "k108_takes_pool": gettext_noop("takes the pool: +%(chips)s chips"),
+    "k108_bought_back": gettext_noop(
+        "bought back in for %(cost)s chips (%(stakes)s stakes); record %(record)s -> %(new_record)s"
+    ),
+}
 
-#: A number in a note: not part of a rule id (R51-45) or a word.
-_NUMBER = re.compile(r"(?<![\w-])[+-]?\d+(?![\w])")
+
+def _note_values(values: dict[str, str]) -> dict[str, str]:
+    """A note's values as a sentence shows them: a card by its face ("7♠"), the rest as written."""
+    shown = dict(values)
+    if shown.get("card"):
+        shown["card"] = card_label(shown["card"])["label"]
+    return shown
 
 
-def note_template(note: str) -> tuple[str, dict[str, str]]:
-    """The note with its numbers taken out, and the numbers.
-
-    >>> note_template("knocked with 5 against 12: 7 (GIN-19)")
-    ('knocked with %(n1)s against %(n2)s: %(n3)s (GIN-19)', {'n1': '5', 'n2': '12', 'n3': '7'})
-    """
-    values: dict[str, str] = {}
-
-    def take(match: re.Match[str]) -> str:
-        name = f"n{len(values) + 1}"
-        values[name] = match.group(0)
-        return f"%({name})s"
-
-    return _NUMBER.sub(take, note.replace("%", "%%")), values
+def score_note(text: str) -> str:
+    """A score line's note as a sentence in the active language, without its rule ids; a text
+    the engine's notes never take (``read_note`` finds no kind) stays as written."""
+    found = read_note(text)
+    if found is None or found.code not in NOTE_SENTENCES:
+        return text
+    return gettext(NOTE_SENTENCES[found.code]) % _note_values(found.values)
 
 
-def score_note(note: str) -> str:
-    """A score line's note in the active language (``SCORE_NOTES``), else as the engine wrote it."""
-    template, values = note_template(note)
-    if template not in _KNOWN_NOTES:
-        return note
-    return gettext(template) % values
+def score_note_rules(text: str) -> tuple[str, ...]:
+    """The rule ids a score line's note cites (shown as a tag beside its sentence)."""
+    found = read_note(text)
+    return found.rules if found is not None else ()
 
 
-_KNOWN_NOTES = frozenset(SCORE_NOTES)
+def notes_js() -> str:
+    """static/js/table/note_kinds.js, made from the engine's kinds of note and their sentences
+    (``DJANGO_SETTINGS_MODULE=remi_site.settings python -m games.i18n_rules --notes-js``; a test checks the file is current). Each
+    sentence is written literally inside ``t()`` so that ``makemessages -d djangojs`` finds it."""
+    import json
+
+    from games.engine.notes import NOTE_KINDS, TEXT_FIELDS, rules_of
+
+    def js(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    rows = "\n".join(
+        f"  {code}: [{js(NOTE_KINDS[code])}, {js(list(rules_of(code)))}, (v) => t({js(NOTE_SENTENCES[code])}, v)],"
+        for code in NOTE_KINDS
+    )
+    return (
+        "// GENERATED by `python -m games.i18n_rules --notes-js > static/js/table/note_kinds.js` from\n"
+        "// games/engine/notes.py and games/i18n_rules.py (NOTE_SENTENCES); a test checks it is current.\n"
+        "// Read by notes.js (docs/i18n.md, score notes).\n\n"
+        'import { t } from "../i18n.js";\n\n'
+        "/** code: [the engine's English with {fields}, its rule ids, its sentence in the page's language]. */\n"
+        f"export const KINDS = {{\n{rows}\n}};\n\n"
+        "/** Fields holding words (a name, a card, columns); the others are whole numbers. */\n"
+        f"export const TEXT_FIELDS = new Set({js(sorted(TEXT_FIELDS))});\n"
+    )
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--notes-js"]:
+        print(notes_js(), end="")
+    else:
+        for text in current_texts():
+            print(f"    gettext_noop({text!r}),")

@@ -8,6 +8,8 @@
   (``services.account_socket_open``, 4409 past ``WS_MAX_SOCKETS_PER_ACCOUNT``).
 * ``HandshakeLimit``: an ASGI middleware in front of the WebSocket routes that refuses an
   address's handshakes past a burst and a rate (4409), before its session is looked up.
+* ``replay_budget`` and ``replay_slot``: records sent to /verify/ and replay pages per address and
+  per account, one at a time (docs/record.md, "Limits"), counted in the cache.
 
 The settings of the same names (``WS_...``, remi_site/settings/base.py) give the figures.
 """
@@ -16,12 +18,16 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from time import monotonic
+from collections.abc import Iterator
+from contextlib import contextmanager
+from math import ceil
+from time import monotonic, time
 from typing import Any, Literal
 
 from django.conf import settings
+from django.core.cache import cache
 
-from games.errors import ChatRateLimitedError, GameError
+from games.errors import ChatRateLimitedError, GameError, ReplayBusyError, ReplayRateLimitedError
 
 logger = logging.getLogger(__name__)
 
@@ -268,3 +274,58 @@ class HandshakeLimit:
                 await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS})
             return
         await self.app(scope, receive, send)
+
+
+# --- replays and checks of records, per address and per account (docs/record.md, "Limits") ---------
+
+
+def replay_budget(kind: str, *, address: str, account: int | None) -> None:
+    """Count one request of ``kind`` for the address and, when signed in, the account; past the
+    budget raise ``ReplayRateLimitedError`` (refused requests count too: a client looping on
+    them stays refused). ``upload``: a record sent to /verify/ (``REPLAY_UPLOADS_PER_HOUR``);
+    ``page``: a replay page (``REPLAY_PAGES_PER_MINUTE``). Counted in the cache (Redis, shared
+    by every process, in production) by fixed windows."""
+    if kind == "upload":
+        limit, window = settings.REPLAY_UPLOADS_PER_HOUR, 3600
+    else:
+        limit, window = settings.REPLAY_PAGES_PER_MINUTE, 60
+    now = time()
+    bucket = int(now // window)
+    keys = [f"replay:{kind}:address:{address}:{bucket}"]
+    if account is not None:
+        keys.append(f"replay:{kind}:account:{account}:{bucket}")
+    counts = []
+    for key in keys:
+        cache.add(key, 0, window + 60)
+        try:
+            counts.append(cache.incr(key))
+        except ValueError:  # the key expired between add and incr
+            cache.set(key, 1, window + 60)
+            counts.append(1)
+    if max(counts) > limit:
+        wait = max(1, ceil((bucket + 1) * window - now))
+        message = f"too many replays from this address: try again in {wait} s"
+        raise ReplayRateLimitedError(message, retry_after=wait, seconds=wait, limit=limit)
+
+
+#: Seconds a replay's slot is held at most (a request that died without giving it back).
+REPLAY_SLOT_SECONDS = 120
+
+
+@contextmanager
+def replay_slot(*, address: str, account: int | None) -> Iterator[None]:
+    """One replay or check at a time per address and per account: ``ReplayBusyError`` while
+    another request of theirs is being answered."""
+    keys = [f"replay:slot:address:{address}"]
+    if account is not None:
+        keys.append(f"replay:slot:account:{account}")
+    taken: list[str] = []
+    try:
+        for key in keys:
+            if not cache.add(key, 1, REPLAY_SLOT_SECONDS):
+                raise ReplayBusyError()
+            taken.append(key)
+        yield
+    finally:
+        for key in taken:
+            cache.delete(key)

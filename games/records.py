@@ -15,8 +15,16 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import engine, selectors
 from games.card_labels import card_label
-from games.engine import RECORD_FORMAT, Discard, Knock, choose_first, move_text, round_steps, seed_book
-from games.errors import DailySealedError
+from games.engine import (
+    RECORD_FORMAT,
+    Discard,
+    Knock,
+    choose_first,
+    iter_round_steps,
+    move_text,
+    seed_book,
+)
+from games.errors import DailySealedError, ReplayTooLongError
 from games.models import Match, MoveRecord, Round, ScoreLine
 
 
@@ -103,66 +111,146 @@ def _line_json(line: ScoreLine) -> dict[str, Any]:
     return data
 
 
+#: Frames in a page of a replay (docs/record.md, "Replays"): a page is what one request builds and
+#: sends, whatever the round's length (a Remik round can be made thousands of moves long).
+REPLAY_PAGE_FRAMES = 40
+
+
 def replay_frames(
-    record: dict[str, Any], number: int, *, names: list[str], viewer: int | None, show_all: bool
+    record: dict[str, Any],
+    number: int,
+    *,
+    names: list[str],
+    viewer: int | None,
+    show_all: bool,
+    start: int = 0,
+    stop: int | None = None,
 ) -> list[dict[str, Any]]:
-    """One frame per position of round ``number``: the deal, then after each move.
+    """One frame per position of round ``number``: the deal, then after each move (frames
+    ``start`` to ``stop`` only, when given: the round is replayed as far as ``stop``).
 
     A hand's cards are in a frame only when ``show_all`` (the match is over) or it is the
     viewer's; the last frame (the round's end) shows the hands left, which the table showed
-    everyone when the round ended. The stock is only a count.
+    everyone when the round ended. The stock is only a count. Raises ``ValueError`` if the
+    record never deals that round.
     """
-    steps = round_steps(record, number)
     frames = []
-    previous = steps[0].state
-    for index, step in enumerate(steps):
-        ended = step.result is not None
-        # The move that ends a round already deals the next: the table is the one before it.
-        table = previous if ended else step.state
-        hands: list[tuple[Any, ...]] = list(step.result.hands) if step.result else list(table.hands)
-        melds = [(meld.owner, meld.cards) for meld in table.melds]
-        before_last = False
-        if ended:
-            final = next((e.data for e in step.events if e.kind == "round_over" and "melds" in e.data), None)
-            if final is not None:  # the gin family: the deal's final table, with the knock's melds
-                melds = [(meld["owner"], tuple(meld["cards"])) for meld in final["melds"]]
-            else:  # the shared cycle: the table before the move that ended the round
-                before_last = step.move is not None and not isinstance(step.move, Discard | Knock)
-        frame: dict[str, Any] = {
-            "index": index,
-            "round": number,
-            "move": None,
-            "turn": None if ended else table.turn,
-            "turn_name": "" if ended else names[table.turn],
-            "stock": len(table.stock),
-            "discard": [card(c) for c in table.discard],
-            "melds": [{"owner": names[owner], "cards": [card(c) for c in cards]} for owner, cards in melds],
-            "table_before_last_move": before_last,
-            "atu": card(atu) if (atu := engine.atu_of(table)) else None,
-            "hands": [
-                {
-                    "seat": seat,
-                    "name": names[seat],
-                    "count": len(hand),
-                    "cards": [card(c) for c in hand] if ended or show_all or seat == viewer else None,
-                    "you": seat == viewer,
-                }
-                for seat, hand in enumerate(hands)
-            ],
-            "totals": list(step.result.totals) if step.result else list(table.totals),
-            "over": ended,
-            "lines": [],
-        }
-        if step.move is not None and step.seat is not None:
-            frame["move"] = {"seat": step.seat, "name": names[step.seat], "text": move_text(step.move)}
-        if step.result is not None:
-            frame["lines"] = [
-                {"name": names[line.seat], **line.to_json(), "total": step.result.totals[line.seat]}
-                for line in step.result.lines
-            ]
-        frames.append(frame)
+    previous = None
+    dealt = False
+    for index, step in enumerate(iter_round_steps(record, number)):
+        dealt = True
+        if stop is not None and index >= stop:
+            break
+        if index >= start:
+            frames.append(
+                _frame(
+                    step, index, number, step.state if previous is None else previous, names, viewer, show_all
+                )
+            )
         previous = step.state
+    if not dealt:
+        raise ValueError(f"the record never deals round {number}")
     return frames
+
+
+def replay_page(
+    record: dict[str, Any],
+    number: int,
+    *,
+    step: int,
+    names: list[str],
+    viewer: int | None,
+    show_all: bool,
+    max_moves: int | None = None,
+) -> dict[str, Any]:
+    """The page of round ``number``'s replay that holds frame ``step`` (clamped to the round):
+    ``{"first": index of its first frame, "frames": up to REPLAY_PAGE_FRAMES frames, "step",
+    "last": the round's last frame}``. The round is replayed once, to its end (to know
+    ``last``); only the page's frames are built. ``max_moves``: a round with more moves is
+    refused (``ReplayTooLongError``) as soon as the replay reaches one more.
+    """
+    size = REPLAY_PAGE_FRAMES
+    first = max(step, 0) // size * size
+    frames: list[dict[str, Any]] = []
+    previous = None
+    last = -1
+    for index, one in enumerate(iter_round_steps(record, number)):
+        if max_moves is not None and index > max_moves:
+            raise ReplayTooLongError(
+                f"this round has more than {max_moves} moves: it is not replayed here", limit=max_moves
+            )
+        if first <= index < first + size:
+            frames.append(
+                _frame(
+                    one, index, number, one.state if previous is None else previous, names, viewer, show_all
+                )
+            )
+        previous = one.state
+        last = index
+    if last < 0:
+        raise ValueError(f"the record never deals round {number}")
+    if not frames:  # past the round's end: its last page
+        first = last // size * size
+        frames = replay_frames(
+            record, number, names=names, viewer=viewer, show_all=show_all, start=first, stop=last + 1
+        )
+    return {"first": first, "frames": frames, "step": min(max(step, 0), last), "last": last}
+
+
+def _frame(
+    step: Any,  # the engine's record_check.Step
+    index: int,
+    number: int,
+    previous: Any,
+    names: list[str],
+    viewer: int | None,
+    show_all: bool,
+) -> dict[str, Any]:
+    ended = step.result is not None
+    # The move that ends a round already deals the next: the table is the one before it.
+    table = previous if ended else step.state
+    hands: list[tuple[Any, ...]] = list(step.result.hands) if step.result else list(table.hands)
+    melds = [(meld.owner, meld.cards) for meld in table.melds]
+    before_last = False
+    if ended:
+        final = next((e.data for e in step.events if e.kind == "round_over" and "melds" in e.data), None)
+        if final is not None:  # the gin family: the deal's final table, with the knock's melds
+            melds = [(meld["owner"], tuple(meld["cards"])) for meld in final["melds"]]
+        else:  # the shared cycle: the table before the move that ended the round
+            before_last = step.move is not None and not isinstance(step.move, Discard | Knock)
+    frame: dict[str, Any] = {
+        "index": index,
+        "round": number,
+        "move": None,
+        "turn": None if ended else table.turn,
+        "turn_name": "" if ended else names[table.turn],
+        "stock": len(table.stock),
+        "discard": [card(c) for c in table.discard],
+        "melds": [{"owner": names[owner], "cards": [card(c) for c in cards]} for owner, cards in melds],
+        "table_before_last_move": before_last,
+        "atu": card(atu) if (atu := engine.atu_of(table)) else None,
+        "hands": [
+            {
+                "seat": seat,
+                "name": names[seat],
+                "count": len(hand),
+                "cards": [card(c) for c in hand] if ended or show_all or seat == viewer else None,
+                "you": seat == viewer,
+            }
+            for seat, hand in enumerate(hands)
+        ],
+        "totals": list(step.result.totals) if step.result else list(table.totals),
+        "over": ended,
+        "lines": [],
+    }
+    if step.move is not None and step.seat is not None:
+        frame["move"] = {"seat": step.seat, "name": names[step.seat], "text": move_text(step.move)}
+    if step.result is not None:
+        frame["lines"] = [
+            {"name": names[line.seat], **line.to_json(), "total": step.result.totals[line.seat]}
+            for line in step.result.lines
+        ]
+    return frame
 
 
 def card(value: Any) -> dict[str, Any]:

@@ -333,7 +333,8 @@ def match_summary(match: Match) -> dict[str, Any]:
     seat: int | None = getattr(match, "my_seat", None)
     finished = match.status == Match.Status.FINISHED
     rank = None
-    if finished and seat is not None and seat < len(totals):
+    if finished and seat is not None and seat < len(totals) and match.winners:
+        # A match with no winner (every round void, docs/engine.md "No winner") places nobody.
         lower_wins = match.room.rules().lower_wins
         mine = totals[seat]
         better = sum(1 for total in totals if (total < mine if lower_wins else total > mine))

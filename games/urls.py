@@ -18,10 +18,21 @@ urlpatterns = [
     path("matches/<int:match_id>/scores.csv", history.match_scores_csv, name="match_scores_csv"),
     path("matches/<int:match_id>/rounds/<int:number>/replay/", history.round_replay, name="round_replay"),
     path(
+        "matches/<int:match_id>/rounds/<int:number>/replay/frames/",
+        history.round_replay_frames,
+        name="round_replay_frames",
+    ),
+    path(
         "matches/<int:match_id>/rounds/<int:number>/analysis/", history.round_analysis, name="round_analysis"
     ),
     path("verify/", history.verify, name="verify"),
     path("verify/replay/", history.verify_replay, name="verify_replay"),
+    path("verify/replay/<slug:token>/<int:number>/", history.verify_replay_page, name="verify_replay_page"),
+    path(
+        "verify/replay/<slug:token>/<int:number>/frames/",
+        history.verify_replay_frames,
+        name="verify_replay_frames",
+    ),
     path("matches/<int:match_id>/rack/", table.rack_check, name="match_rack"),
     path("table/display/", table.card_display, name="card_display"),
     path("leaderboard/", ranked.leaderboard, name="leaderboard"),

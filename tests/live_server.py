@@ -114,6 +114,9 @@ def start_daphne(
         # (games/limits.py, tested in-process by tests/realtime/test_limits.py) would count a
         # whole session's browsers as one visitor.
         WS_HANDSHAKE_BURST="100000",
+        # So would the replay limits (games/limits.py, tested in-process by tests/site/test_replay_limits.py).
+        REPLAY_PAGES_PER_MINUTE="100000",
+        REPLAY_UPLOADS_PER_HOUR="100000",
         PYTHONUNBUFFERED="1",
     )
     environment.update(env or {})

@@ -35,7 +35,7 @@ from .moves import (
 )
 from .perspective import view_for
 from .positions import gin_position, position
-from .record_check import round_steps, verify_record
+from .record_check import iter_round_steps, round_steps, verify_record
 from .records import FORMAT as RECORD_FORMAT
 from .records import record_from_json, record_to_json, replay, verify_deal
 from .rules import Rules, variant, variant_names
@@ -85,6 +85,7 @@ __all__ = [
     "format_cards",
     "free_atu",
     "gin_position",
+    "iter_round_steps",
     "legal_moves",
     "move_from_json",
     "move_text",

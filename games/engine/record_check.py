@@ -31,7 +31,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,10 +65,38 @@ def round_steps(record: GameRecord | Mapping[str, Any], round_no: int) -> list[S
     Replays the record from its first move (the rounds before set the totals and the dealer).
     Raises ``ValueError`` if the record never deals that round, or if a move is refused.
     """
+    steps = list(iter_round_steps(record, round_no))
+    if not steps:
+        raise ValueError(f"the record never deals round {round_no}")
+    return steps
+
+
+def iter_round_steps(record: GameRecord | Mapping[str, Any], round_no: int) -> Iterator[Step]:
+    """:func:`round_steps` one step at a time: a caller that needs a few steps (a page of a
+    replay) stops early, and the steps it skips are not kept. Yields nothing if the record never
+    deals that round; raises ``ValueError`` when it reaches a refused move.
+
+    >>> from games.engine import variant, new_game, legal_moves, apply_move
+    >>> from games.engine.records import make_record
+    >>> rules = variant("remi", opening="classic", rounds=1)
+    >>> state, moves = new_game(rules, ["Ana", "Bogdan"], seed=7), []
+    >>> for _ in range(6):
+    ...     move = legal_moves(state, state.turn)[0]
+    ...     moves.append((state.turn, move))
+    ...     state = apply_move(state, state.turn, move).state
+    >>> record = make_record(rules, ["Ana", "Bogdan"], 7, moves)
+    >>> from itertools import islice
+    >>> [step.seat for step in islice(iter_round_steps(record, 1), 4)]
+    [None, 0, 1, 1]
+    >>> len(round_steps(record, 1))
+    7
+    """
     if not isinstance(record, GameRecord):
         record = record_from_json(record)
     state = new_game(record.rules, list(record.players), record.seed, first=record.first)
-    steps: list[Step] = [Step(state)] if state.round_no == round_no else []
+    started = state.round_no == round_no
+    if started:
+        yield Step(state)
     for index, (seat, move) in enumerate(record.moves, start=1):
         if state.round_no > round_no or state.is_over:
             break
@@ -77,12 +105,10 @@ def round_steps(record: GameRecord | Mapping[str, Any], round_no: int) -> list[S
         state = transition.state
         if before.round_no == round_no:
             result = state.results[-1] if len(state.results) > len(before.results) else None
-            steps.append(Step(state, seat, move, result, transition.events))
-        elif state.round_no == round_no and not steps:
-            steps.append(Step(state))
-    if not steps:
-        raise ValueError(f"the record never deals round {round_no}")
-    return steps
+            yield Step(state, seat, move, result, transition.events)
+        elif state.round_no == round_no and not started:
+            started = True
+            yield Step(state)
 
 
 def _apply(state: GameState, seat: int, move: Move, index: int) -> GameState:

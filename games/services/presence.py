@@ -3,7 +3,8 @@
 A seat is ``connected``, ``offline`` (its sockets are all gone, for less than
 ``AWAY_GRACE_SECONDS``) or ``away`` (the bot plays for it). ``seat_connect`` /
 ``seat_disconnect`` count a seat's sockets (``SeatSocket`` rows, with their server process);
-``seat_away`` / ``seat_back`` are the players' commands; ``seat_grace_end`` marks an offline seat
+``seat_away`` / ``seat_back`` are the players' commands (``away`` from one of a seat's sockets
+while another is open, on any server process, changes nothing); ``seat_grace_end`` marks an offline seat
 away when its grace period is over. ``servers_gone`` closes the sockets of server processes that
 stopped beating; ``presence_reset`` forgets every socket when the single embedded server starts.
 ``account_socket_open`` / ``_close`` count each account's sockets for its cap (games/limits.py).
@@ -67,7 +68,9 @@ def presence_reset() -> int:
     return changed
 
 
-def _seat_presence_set(*, match_id: int, user: AbstractBaseUser | AnonymousUser, state: str) -> bool:
+def _seat_presence_set(
+    *, match_id: int, user: AbstractBaseUser | AnonymousUser, state: str, channel: str | None = None
+) -> bool:
     with transaction.atomic():
         match = match_locked(match_id)
         rows = selectors.seat_rows(room_id=match.room_id)
@@ -75,17 +78,28 @@ def _seat_presence_set(*, match_id: int, user: AbstractBaseUser | AnonymousUser,
         timeouts = 0 if state == Seat.State.CONNECTED else row.timeouts
         if row.state == state and row.timeouts == timeouts:
             return False
+        others = SeatSocket.objects.filter(seat_id=row.pk).exclude(channel=channel)
+        if channel is not None and others.exists():
+            return False  # another socket of the seat is open: the player is still at the table
         Seat.objects.filter(pk=row.pk).update(state=state, timeouts=timeouts, offline_since=None)
         rows = with_row(rows, row._replace(state=state, timeouts=timeouts))
         seats_changed(match=match, state=match.game_state(), before=row, rows=rows)
     return True
 
 
-def seat_away(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:
+def seat_away(*, match_id: int, user: AbstractBaseUser | AnonymousUser, channel: str | None = None) -> bool:
     """The player leaves the table (the ``away`` command): the bot plays their turns until they
     are back; their seat, score and position wait for them (RMI-NET-4). NotSeatedError for a
-    spectator. Returns whether the seat changed (False: it was away already)."""
-    return _seat_presence_set(match_id=match_id, user=user, state=Seat.State.AWAY)
+    spectator. Returns whether the seat changed (False: it was away already, or another of its
+    sockets is open).
+
+    ``channel``: the socket that sent it (as recorded by ``seat_connect``). While another socket
+    of the seat is open, on this server process or any other (another tab, another device),
+    nothing changes: a page sends ``away`` when it closes, and closing one of two tabs is not
+    leaving the table. The seat goes away when its last socket says so, or after the grace
+    period once none is left (docs/protocol.md, "`away` and `back`").
+    """
+    return _seat_presence_set(match_id=match_id, user=user, state=Seat.State.AWAY, channel=channel)
 
 
 def seat_back(*, match_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -6,6 +6,8 @@ language without touching the models (or their migrations).
 """
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, pgettext_lazy
 
 from games import i18n_rules
@@ -58,10 +60,16 @@ def phase_label(value: object) -> str:
 
 @register.filter
 def score_notes(notes: object) -> str:
-    """A score line's notes in the page's language (``i18n_rules.score_note``), comma separated."""
+    """A score line's notes in the page's language (``i18n_rules.score_note``), comma separated,
+    each followed by the rule ids it cites as a small tag outside the sentence (docs/i18n.md)."""
     if not isinstance(notes, list | tuple):
         return ""
-    return ", ".join(i18n_rules.score_note(str(note)) for note in notes)
+    parts = []
+    for note in notes:
+        rules = i18n_rules.score_note_rules(str(note))
+        tag = format_html(' <small class="rule-ref">{}</small>', ", ".join(rules)) if rules else ""
+        parts.append(format_html("{}{}", i18n_rules.score_note(str(note)), tag))
+    return mark_safe("; ".join(parts))
 
 
 @register.filter

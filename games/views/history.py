@@ -11,10 +11,13 @@ record (with the match secret) only once the match is over. ``docs/record.md`` d
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -23,7 +26,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from games import engine, records, selectors, services
+from games import engine, limits, offload, records, selectors, services
 from games.analysis_text import decision_words
 from games.engine import analysis as engine_analysis
 from games.engine import verify_record
@@ -32,6 +35,8 @@ from games.errors import (
     DailySealedError,
     GameError,
     NotSeatedError,
+    ReplayBusyError,
+    ReplayTooLongError,
     RoundInPlayError,
 )
 from games.forms import HistoryFilterForm, VerifyForm
@@ -154,24 +159,86 @@ def match_scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
 # --- replay of a finished round -------------------------------------------------------------------
 
 
-def round_replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
-    """``/matches/<id>/rounds/<n>/replay/``: a finished round move by move (``?step=`` without JS)."""
+def _client(request: HttpRequest) -> dict[str, Any]:
+    """Whom the replay limits count: the address, and the account when signed in."""
+    user = request.user
+    return {
+        "address": str(request.META.get("REMOTE_ADDR") or "?"),
+        "account": user.pk if user.is_authenticated else None,
+    }
+
+
+def _refused(request: HttpRequest, error: GameError, *, json_wanted: bool = False) -> HttpResponse:
+    """A replay or a check refused by its limits: JSON for the replay's script, a page else."""
+    status = (
+        503 if isinstance(error, ReplayBusyError) else 413 if isinstance(error, ReplayTooLongError) else 429
+    )
+    body = {**error.to_dict(), "message": error_text(error)}
+    if json_wanted:
+        response: HttpResponse = JsonResponse(body, status=status)
+    else:
+        response = render(request, "games/refused.html", {"error": body}, status=status)
+    if retry := error.fields.get("retry_after"):
+        response["Retry-After"] = str(retry)
+    return response
+
+
+def _step(request: HttpRequest) -> int:
+    try:
+        return int(request.GET.get("step", "0"))
+    except ValueError:
+        return 0
+
+
+def _match_replay_page(request: HttpRequest, match_id: int, number: int) -> tuple[Match, Any, dict[str, Any]]:
+    """The match, its round and the page of its replay holding ``?step=`` (``records.replay_page``,
+    built in the replay child: ``games.offload``). Counted by the replay limits."""
     match = _visible_match(request, match_id)
     round_ = selectors.match_round(match_id=match.pk, number=number)
     if round_ is None or not round_.revealed_seed:
         raise Http404("this round is not over")
     if engine.deal_seed(match.secret_bytes, number).hex() != round_.revealed_seed:
         raise Http404("this round's revealed seed does not match the match")  # pragma: no cover
+    client = _client(request)
+    limits.replay_budget("page", **client)
     viewer = selectors.seat_index_for(room_id=match.room_id, user=request.user)
     over = match.status != Match.Status.PLAYING
     names = list(match.state.get("names", []))
-    frames = records.replay_frames(
-        records.match_record(match), number, names=names, viewer=viewer, show_all=over
-    )
+    record = records.match_record(match)
+    with limits.replay_slot(**client):
+        page = offload.replay(
+            records.replay_page,
+            record,
+            number,
+            step=_step(request),
+            names=names,
+            viewer=viewer,
+            show_all=over,
+        )
+    return match, round_, {**page, "viewer": viewer, "over": over}
+
+
+def round_replay_frames(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """``/matches/<id>/rounds/<n>/replay/frames/?step=N``: the page of frames holding step N
+    (JSON: ``first``, ``frames``, ``last``), which the replay's script asks for as it steps."""
     try:
-        step = min(max(int(request.GET.get("step", "0")), 0), len(frames) - 1)
-    except ValueError:
-        step = 0
+        _match, _round, page = _match_replay_page(request, match_id, number)
+    except GameError as error:
+        return _refused(request, error, json_wanted=True)
+    return JsonResponse({key: page[key] for key in ("first", "frames", "last", "step")})
+
+
+def round_replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """``/matches/<id>/rounds/<n>/replay/``: a finished round move by move (``?step=`` without JS).
+
+    The page holds the frames of one page (``records.REPLAY_PAGE_FRAMES``) around the step; the
+    script fetches the others from ``round_replay_frames`` (docs/record.md, "Replays")."""
+    try:
+        match, round_, page = _match_replay_page(request, match_id, number)
+    except GameError as error:
+        return _refused(request, error)
+    step, viewer, over = page["step"], page["viewer"], page["over"]
+    frame = page["frames"][step - page["first"]]
     last_round = selectors.match_last_finished_round(match_id=match.pk)
     analyses = analyses_shown(round_.pk, viewer=viewer, over=over)
     context = {
@@ -179,10 +246,12 @@ def round_replay(request: HttpRequest, match_id: int, number: int) -> HttpRespon
         "room": match.room,
         "round": round_,
         "title": match.room.rules().title,
-        "frames": frames,
-        "frame": frames[step],
+        "frames": page["frames"],
+        "first": page["first"],
+        "frames_url": reverse("round_replay_frames", args=(match.pk, number)),
+        "frame": frame,
         "step": step,
-        "last": len(frames) - 1,
+        "last": page["last"],
         "show_all": over,
         "viewer": viewer,
         "previous_round": number - 1 if number > 1 else None,
@@ -298,19 +367,45 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
 # --- /verify/ -------------------------------------------------------------------------------------
 
 
+def _kept_record_key(token: str) -> str:
+    return f"replay:record:{token}"
+
+
+def _keep_record(document: dict[str, Any]) -> str:
+    """Keep a sent record for its replay's pages (``REPLAY_KEEP_SECONDS``); its token (the
+    SHA-256 of its text: the same record sent twice is kept once)."""
+    text = json.dumps(document, separators=(",", ":"), sort_keys=True)
+    token = hashlib.sha256(text.encode()).hexdigest()[:32]
+    cache.set(_kept_record_key(token), document, settings.REPLAY_KEEP_SECONDS)
+    return token
+
+
 def verify(request: HttpRequest) -> HttpResponse:
-    """``/verify/``: check a record (pasted, uploaded, or a finished match of this site)."""
+    """``/verify/``: check a record (pasted, uploaded, or a finished match of this site).
+
+    A sent record counts against the address's (and account's) budget, one at a time, and is
+    checked in the replay child (``games.offload``; docs/record.md, "Limits")."""
     form = VerifyForm(request.POST or None, request.FILES or None)
     report = None
     match = None
     sealed = ""
     site_check = None
-    document_text = ""
-    if request.method == "POST" and form.is_valid():
-        document = form.cleaned_data["document"]
-        report = verify_record(document)
-        site_check = records.site_commitments(document, user=request.user)
-        document_text = json.dumps(document, separators=(",", ":"))
+    token = ""
+    if request.method == "POST":
+        client = _client(request)
+        try:
+            limits.replay_budget("upload", **client)
+        except GameError as error:
+            return _refused(request, error)
+        if form.is_valid():
+            document = form.cleaned_data["document"]
+            try:
+                with limits.replay_slot(**client):
+                    report = offload.replay(verify_record, document)
+            except GameError as error:
+                return _refused(request, error)
+            site_check = records.site_commitments(document, user=request.user)
+            token = _keep_record(document)
     elif request.GET.get("match"):
         try:
             match = _visible_match(request, int(request.GET["match"]))
@@ -332,40 +427,90 @@ def verify(request: HttpRequest) -> HttpResponse:
         "finished": selectors.match_list_finished_visible(user=request.user),
         "playing": match is not None and match.status == Match.Status.PLAYING,
         "sealed": sealed,
-        # A pasted or uploaded record goes along with each "replay this round" (verify_replay).
-        "document_text": document_text,
+        # A pasted or uploaded record is kept for a while: each "replay this round" names it.
+        "token": token,
     }
     return render(request, "games/verify.html", context)
 
 
 @require_POST
 def verify_replay(request: HttpRequest) -> HttpResponse:
-    """``POST /verify/replay/`` (``record`` and ``round``): a round of a pasted or uploaded game
-    record, move by move, on the replay page: a practice game downloaded from the player's device
-    (docs/practice.md) as well as a site's. The record holds its deals, so every hand is shown."""
+    """``POST /verify/replay/`` (``record`` and ``round``): keep the record (counted as a record
+    sent) and go to its round's replay (``verify_replay_page``)."""
+    client = _client(request)
+    try:
+        limits.replay_budget("upload", **client)
+    except GameError as error:
+        return _refused(request, error)
     form = VerifyForm(request.POST, request.FILES or None)
     if not form.is_valid():
-        return verify(request)
-    document = form.cleaned_data["document"]
+        return render(request, "games/verify.html", {"form": form, "finished": []}, status=400)
     try:
         number = int(request.POST.get("round", "1"))
-        players = [str(name) for name in document.get("players") or []]
-        frames = records.replay_frames(document, number, names=players, viewer=None, show_all=True)
-        record = engine.record_from_json(document)
+    except ValueError:
+        number = 1
+    token = _keep_record(form.cleaned_data["document"])
+    return redirect(reverse("verify_replay_page", args=(token, max(number, 1))))
+
+
+def _kept_replay_page(request: HttpRequest, token: str, number: int) -> dict[str, Any]:
+    document = cache.get(_kept_record_key(token))
+    if document is None:
+        raise Http404("this record is no longer kept: send it again")
+    client = _client(request)
+    limits.replay_budget("page", **client)
+    players = [str(name) for name in document.get("players") or []]
+    with limits.replay_slot(**client):
+        page = offload.replay(
+            records.replay_page,
+            document,
+            number,
+            step=_step(request),
+            names=players,
+            viewer=None,
+            show_all=True,
+            max_moves=settings.REPLAY_MAX_ROUND_MOVES,
+        )
+    return {**page, "document": document, "players": players}
+
+
+def verify_replay_frames(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """``/verify/replay/<token>/<n>/frames/?step=N``: a page of a kept record's replay (JSON)."""
+    try:
+        page = _kept_replay_page(request, token, number)
+    except GameError as error:
+        return _refused(request, error, json_wanted=True)
     except (ValueError, KeyError, TypeError, engine.IllegalMoveError) as error:
-        form.add_error(None, gettext("This round cannot be replayed: %(error)s") % {"error": error})
-        return render(request, "games/verify.html", {"form": form, "finished": [], "document_text": ""})
-    step = 0
+        return JsonResponse({"code": "malformed_record", "message": str(error)}, status=400)
+    return JsonResponse({key: page[key] for key in ("first", "frames", "last", "step")})
+
+
+def verify_replay_page(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """``/verify/replay/<token>/<n>/``: round ``n`` of a record sent to /verify/, move by move, on
+    the replay page: a practice game downloaded from the player's device (docs/practice.md) as
+    well as a site's. The record holds its deals, so every hand is shown."""
+    try:
+        page = _kept_replay_page(request, token, number)
+        record = engine.record_from_json(page["document"])
+    except GameError as error:
+        return _refused(request, error)
+    except (ValueError, KeyError, TypeError, engine.IllegalMoveError) as error:
+        message = gettext("This round cannot be replayed: %(error)s") % {"error": error}
+        refusal = {"error": {"code": "malformed_record", "message": message}, "title": gettext("Game record")}
+        return render(request, "games/refused.html", refusal, status=400)
+    step = page["step"]
     context: dict[str, Any] = {
         "match": None,
         "room": {"name": gettext("Game record")},
         "round": {"number": number, "revealed_seed": engine.deal_seed(record.seed, number).hex()},
         "title": record.rules.title,
-        "players": players,
-        "frames": frames,
-        "frame": frames[step],
+        "players": page["players"],
+        "frames": page["frames"],
+        "first": page["first"],
+        "frames_url": reverse("verify_replay_frames", args=(token, number)),
+        "frame": page["frames"][step - page["first"]],
         "step": step,
-        "last": len(frames) - 1,
+        "last": page["last"],
         "show_all": True,
         "viewer": None,
         "previous_round": None,

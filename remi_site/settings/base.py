@@ -313,6 +313,32 @@ BACKGROUND_TASKS = (
 )
 CELERY_TASK_ROUTES = {f"games.tasks.{name}": {"queue": BACKGROUND_QUEUE} for name in BACKGROUND_TASKS}
 
+# --- Heavy work off the socket servers, and its limits (games/offload.py; docs/operations.md,
+# "Heavy work and its limits") ---------------------------------------------------------------------
+
+#: A replay's page and a record's check are computed in a child process of the server (spawned on
+#: first use), never in the process that serves the sockets. 0: in the server's own threads.
+OFFLOAD_PROCESSES = env_bool("OFFLOAD_PROCESSES", default=True)
+#: Child processes per server process for replays and checks, and the requests that may wait for
+#: them (the next one is answered ``replay_busy`` at once).
+REPLAY_PROCESSES = max(1, int(env_float("REPLAY_PROCESSES", 1)))
+REPLAY_WAITING = max(1, int(env_float("REPLAY_WAITING", 4)))
+#: The embedded worker computes background tasks (analyses, puzzle batches) in a child process,
+#: so that they do not hold the interpreter the server's event loop needs.
+BACKGROUND_IN_CHILD = env_bool("BACKGROUND_IN_CHILD", default=CELERY_EMBEDDED_WORKER)
+#: A round of an uploaded record with more moves than this is not replayed (it is still checked).
+REPLAY_MAX_ROUND_MOVES = int(env_float("REPLAY_MAX_ROUND_MOVES", 2000))
+#: Per address, and per account when signed in: records sent to /verify/ (checked or replayed)
+#: in an hour, and replay pages (of any round, the site's or a record's) in a minute.
+REPLAY_UPLOADS_PER_HOUR = int(env_float("REPLAY_UPLOADS_PER_HOUR", 30))
+REPLAY_PAGES_PER_MINUTE = int(env_float("REPLAY_PAGES_PER_MINUTE", 60))
+#: Seconds an uploaded record is kept for its replay's pages.
+REPLAY_KEEP_SECONDS = int(env_float("REPLAY_KEEP_SECONDS", 3600))
+#: A round's analysis: at most this many asked by one account in an hour, and at most this many
+#: waiting or running on the whole site (docs/learn.md, "Analysis of a round").
+ANALYSES_PER_ACCOUNT_PER_HOUR = int(env_float("ANALYSES_PER_ACCOUNT_PER_HOUR", 6))
+ANALYSES_WAITING = int(env_float("ANALYSES_WAITING", 20))
+
 #: Seconds a bot waits before each of its moves (a human-like pace).
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 0.8)
 #: Seconds between a round's end and the first move of the next one (everyone sees the scores).

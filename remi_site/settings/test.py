@@ -14,6 +14,9 @@ from remi_site.settings.base import *  # noqa: F403
 from remi_site.settings.base import env_bool, env_float
 
 CELERY_EMBEDDED_WORKER = env_bool("EMBEDDED_WORKER", default=False)
+# In-process tests run the background tasks themselves, on the test database (a child process
+# would read the site's own database settings).
+BACKGROUND_IN_CHILD = env_bool("BACKGROUND_IN_CHILD", default=CELERY_EMBEDDED_WORKER)
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 0.0)
 ROUND_PAUSE_SECONDS = env_float("ROUND_PAUSE_SECONDS", 0.0)
 TURN_SWEEP_SECONDS = env_float("TURN_SWEEP_SECONDS", 0.0)

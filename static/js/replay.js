@@ -1,6 +1,8 @@
 // The round replay (/matches/<id>/rounds/<n>/replay/). Steps through frames the server built
-// with the engine and embedded in the page (json_script "replay-frames"); it decides nothing
-// about the rules and shows only what each frame holds (hidden hands arrive as null).
+// with the engine; it decides nothing about the rules and shows only what each frame holds
+// (hidden hands arrive as null). The page holds one page of frames (json_script
+// "replay-frames", from data-first); the others are asked for a page at a time at
+// data-frames-url (?step=N) as the replay reaches them (docs/record.md, "Replays").
 // Without scripts the page still works: the buttons are links to ?step=N.
 
 import { h, patch } from "./dom.js";
@@ -16,9 +18,25 @@ const tn = (singular, plural, n) => {
 };
 
 const root = document.getElementById("replay");
-const frames = JSON.parse(document.getElementById("replay-frames").textContent);
-const last = frames.length - 1;
+const frames = new Map();
+function keep(first, list) {
+  list.forEach((frame, offset) => frames.set(first + offset, frame));
+}
+keep(Number(root.dataset.first) || 0, JSON.parse(document.getElementById("replay-frames").textContent));
+const last = Number(root.dataset.last);
 let step = Math.min(Math.max(Number(root.dataset.step) || 0, 0), last);
+let asking = null;
+
+// The page of frames holding `target`, from the server; a refusal (too many pages asked for:
+// replay_rate_limited) is shown with the server's text, in the page's language.
+async function fetchPage(target) {
+  const url = new URL(root.dataset.framesUrl, window.location.href);
+  url.searchParams.set("step", String(target));
+  const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  const data = await response.json();
+  if (!response.ok) throw data;
+  keep(data.first, data.frames);
+}
 
 const el = (id) => document.getElementById(id);
 
@@ -27,7 +45,7 @@ function card(c) {
 }
 
 function render() {
-  const frame = frames[step];
+  const frame = frames.get(step);
   root.dataset.step = String(step);
   el("replay-position").textContent = t("Move %(step)s of %(last)s", { step, last });
   el("replay-move").textContent = frame.move ? `${frame.move.name}: ${frame.move.text}` : t("The deal.");
@@ -91,12 +109,26 @@ function linesTable(lines) {
   ];
 }
 
-function go(target) {
+async function go(target) {
   const next = Math.min(Math.max(target, 0), last);
-  if (next !== step) {
-    step = next;
-    render();
+  if (next === step) return;
+  if (!frames.has(next)) {
+    if (asking !== null) return; // one page at a time
+    asking = next;
+    root.setAttribute("aria-busy", "true");
+    try {
+      await fetchPage(next);
+    } catch (refusal) {
+      const text = refusal && refusal.message ? refusal.message : t("The replay could not be loaded.");
+      patch(el("replay-move"), h("span", { role: "alert", "data-code": (refusal && refusal.code) || "" }, text));
+      return;
+    } finally {
+      asking = null;
+      root.removeAttribute("aria-busy");
+    }
   }
+  step = next;
+  render();
 }
 
 const targets = {

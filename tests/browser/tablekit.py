@@ -130,7 +130,19 @@ def hand(page: Any) -> list[str]:
 
 
 def click(page: Any, name: str) -> None:
-    page.get_by_role("button", name=name, exact=True).click()
+    """Click the button ``name``; one the action bar put in its "More" menu (docs/table.md) is
+    clicked after opening the menu, as a player would."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    button = page.get_by_role("button", name=name, exact=True)
+    try:
+        button.click(timeout=5000)
+    except PlaywrightError:
+        more = page.locator('#controls [data-key="more"][aria-expanded="false"]')
+        if not more.count():
+            raise
+        more.click()
+        button.click()
 
 
 def open_drawer(page: Any, name: str) -> None:

@@ -544,3 +544,25 @@ def test_the_score_lines_tell_the_chips() -> None:
     notes = [line.notes for line in state.results[-1].lines]
     assert "chips +20 (10 from each of 2, K108-23)" in notes[0]
     assert "chips -20 (10 to P1, 10 to the pool, K108-23)" in notes[1]
+
+
+def test_k108_q16_a_match_ended_by_its_round_limit_after_void_deals_only_has_no_winner() -> None:
+    # docs/engine.md "Round limit": the deal of the day plays one deal (rounds=1). When every deal
+    # of the match was void (K108-Q16) nobody won: no winners, and each stake goes back from the pool.
+    state = table(
+        [LOOSE_17, LOOSE_12, ALL_IN_MELDS], turn=0, stock="2C 3C 4C", rest="drop", stake=10, rounds=1
+    )
+    state = replace(state, phase="draw")
+    assert state.cycle.pool == 30
+    assert chips(state) == [-10, -10, -10]
+    state = apply_move(state, 0, DrawStock()).state
+    result = apply_move(state, 0, Discard(parse_card("2C")))
+    after = result.state
+    assert after.phase == "over"
+    assert after.winners == ()
+    over = next(e for e in result.events if e.kind == "match_over")
+    assert over.data["winners"] == []
+    assert view_for(after, None)["winners"] == []
+    assert after.cycle.pool == 0
+    assert chips(after) == [0, 0, 0]
+    assert [line.chips for line in after.results[-1].lines] == [0, 0, 0]

@@ -445,3 +445,26 @@ def test_r40_best_melds_match_a_brute_force_referee(case: tuple[Rules, tuple[Car
     assert sum(rules.meld_points(m.cards) for m in melds) == brute_force_points(rules, hand)
     laid = Counter(c.id for m in melds for c in m.cards)
     assert laid + Counter(c.id for c in leftover) == Counter(c.id for c in hand)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_r40_q15_a_game_with_no_winner_names_no_winners(players: int) -> None:
+    # docs/rules/remik40.md R40-Q15: the game ends without a winner and the pool goes back; the
+    # match's winners (state, view, match_over) are empty, not every seat on its total of 0.
+    state = position(
+        R40,
+        hands=["2C 3C", "4H 5H", "6D 7D"][:players],
+        discard="KC",
+        stock="",
+        turn=0,
+        phase="draw",
+        rest="drop",
+    )
+    result = apply_move(state, 0, DrawStock())
+    new = result.state
+    assert new.phase == "over"
+    assert new.winners == ()
+    assert view_for(new, None)["winners"] == []
+    assert view_for(new, 1)["winners"] == []
+    over = next(e for e in result.events if e.kind == "match_over")
+    assert over.data["winners"] == []

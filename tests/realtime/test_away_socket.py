@@ -118,3 +118,28 @@ async def test_a_seat_offline_past_its_grace_period_is_away_for_everyone(
         await database_sync_to_async(sweep_until_away)()
         frame = await mover.receive_json_from(timeout=TIMEOUT)
         assert frame["seats"][table.other.seat] == _entry(table.other.seat, "away", standin=True)
+
+
+async def test_away_from_one_of_two_tabs_changes_nothing_while_the_other_is_open(table: Table) -> None:
+    """Issue 32 item 2: a seat is away only when none of its sockets is left (docs/protocol.md,
+    "`away` and `back`"). The page sends ``away`` when a tab closes; with a second tab of the same
+    seat still open, the seat stays connected and no stand-in plays; the last tab's ``away``
+    still marks it away."""
+    async with (
+        joined(table.match_id, table.mover) as (mover, _),
+        joined(table.match_id, table.other) as (second_tab, _),
+    ):
+        async with joined(table.match_id, table.other) as (first_tab, _):
+            await first_tab.send_json_to({"type": "away"})
+            # Only the sender hears back (a fresh frame): nothing changed for anybody.
+            fresh = await first_tab.receive_json_from(timeout=TIMEOUT)
+            assert fresh["seats"][table.other.seat] == _entry(table.other.seat)
+        assert await mover.receive_nothing(timeout=QUIET)
+        assert await second_tab.receive_nothing(timeout=QUIET)
+        seat = await database_sync_to_async(Seat.objects.get)(room_id=table.room_id, index=table.other.seat)
+        assert (seat.state, seat.connections) == (Seat.State.CONNECTED, 1)
+
+        # The last tab's "away" is the player leaving the table: away at once.
+        await second_tab.send_json_to({"type": "away"})
+        frame = await mover.receive_json_from(timeout=TIMEOUT)
+        assert frame["seats"][table.other.seat] == _entry(table.other.seat, "away", standin=True)

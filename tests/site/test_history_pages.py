@@ -263,3 +263,41 @@ def test_a_casual_match_page_has_no_rating_changes_and_no_record_while_played(al
     assert f'href="/matches/{match.pk}/record.json"' not in html
     assert "can be downloaded once a round is over" in html
     assertNotContains(client_for(ala).get("/matches/all/"), "No matches yet.")
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "listed"),
+    [("pl", "Brak zwycięzcy.", "brak zwycięzcy"), ("ro", "Niciun câștigător.", "niciun câștigător")],
+)
+def test_r40_q15_a_match_with_no_winner_says_so_on_the_match_page_and_in_the_history(
+    ala: Any, bob: Any, language: str, said: str, listed: str
+) -> None:
+    # docs/engine.md "No winner": R40-Q15 ends the game void; nobody is named a winner or placed.
+    room = make_room(ala, variant="remik40", ranked=True)
+    services.seat_take(room=room, user=ala, index=0)
+    services.seat_take(room=room, user=bob, index=1)
+    match = Match.objects.get(pk=services.match_start(room=room).pk)
+    state = engine.position(
+        engine.variant("remik40"),
+        hands=["2C 3C", "4H 5H"],
+        discard="KC",
+        stock="",
+        turn=0,
+        phase="draw",
+        rest="drop",
+        names=["ala", "bob"],
+    )
+    match.set_game_state(state)
+    match.save(update_fields=["state"])
+    services.move_submit(match_id=match.pk, user=ala, move=engine.DrawStock(), expected_version=match.version)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert list(match.winners) == []
+    ala.language = language
+    ala.save(update_fields=["language"])
+    client = client_for(ala)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert said in page
+    assert "(winner)" not in page
+    listing = client.get("/matches/").content.decode()
+    assert listed in listing

@@ -28,9 +28,25 @@ def _in_memory_channel_layer(settings: Settings) -> None:
 
 
 def frames_of(html: str) -> list[dict[str, Any]]:
+    """The frames a replay page holds (one page of them: docs/record.md, "Replays")."""
     found = re.search(r'<script id="replay-frames" type="application/json">(.*?)</script>', html, re.S)
     assert found is not None
     return list(json.loads(found.group(1)))
+
+
+def all_frames(client: Client, url: str) -> list[dict[str, Any]]:
+    """Every frame of a replay: its page's, then the next pages as the replay's script asks for them."""
+    response = client.get(url)
+    assert response.status_code == 200, response.content[:300]
+    frames = frames_of(response.content.decode())
+    while True:
+        page = client.get(f"{url}frames/", {"step": len(frames)}).json()
+        if page["first"] != len(frames):  # past the end: the server answers the last page
+            break
+        frames += page["frames"]
+    assert [frame["index"] for frame in frames] == list(range(len(frames)))
+    assert len(frames) == page["last"] + 1
+    return frames
 
 
 def in_round_two(state: Any) -> bool:
@@ -59,8 +75,7 @@ def ids(cards: list[dict[str, Any]] | None) -> list[str] | None:
 
 
 def test_during_the_match_a_player_sees_only_their_own_hand(midway: Match, ala: Any) -> None:
-    response = client_for(ala).get(f"/matches/{midway.pk}/rounds/1/replay/")
-    frames = frames_of(response.content.decode())
+    frames = all_frames(client_for(ala), f"/matches/{midway.pk}/rounds/1/replay/")
 
     moves = list(MoveRecord.objects.filter(match=midway, round_number=1).order_by("seq"))
     assert len(frames) == len(moves) + 1
@@ -88,7 +103,7 @@ def test_during_the_match_a_player_sees_only_their_own_hand(midway: Match, ala: 
 
 def test_during_the_match_a_spectator_sees_no_hand(midway: Match, bob: Any) -> None:
     for client in (client_for(bob), Client()):
-        frames = frames_of(client.get(f"/matches/{midway.pk}/rounds/1/replay/").content.decode())
+        frames = all_frames(client, f"/matches/{midway.pk}/rounds/1/replay/")
         for frame in frames[:-1]:
             assert [hand["cards"] for hand in frame["hands"]] == [None, None]
             assert all(hand["count"] > 0 for hand in frame["hands"])
@@ -116,7 +131,7 @@ def test_once_the_match_is_over_every_hand_is_in_every_frame(ala: Any, bob: Any)
     assert match.status == Match.Status.FINISHED
 
     for number in (1, 2):
-        frames = frames_of(Client().get(f"/matches/{match.pk}/rounds/{number}/replay/").content.decode())
+        frames = all_frames(Client(), f"/matches/{match.pk}/rounds/{number}/replay/")
         assert [ids(hand["cards"]) for hand in frames[0]["hands"]] == dealt_hands(match, number)
         for frame in frames:
             assert all(hand["cards"] is not None for hand in frame["hands"])
@@ -129,7 +144,7 @@ def test_once_the_match_is_over_every_hand_is_in_every_frame(ala: Any, bob: Any)
 def test_without_scripts_a_step_is_a_link_and_the_server_renders_it(ala: Any) -> None:
     match = bot_match(ala)
     url = f"/matches/{match.pk}/rounds/1/replay/"
-    frames = frames_of(Client().get(url).content.decode())
+    frames = all_frames(Client(), url)
 
     html = Client().get(f"{url}?step=3").content.decode()
 
@@ -170,7 +185,7 @@ def test_every_variant_replays_exports_and_verifies(ala: Any, variant: str) -> N
     )
     assert finished == ([1] if variant == "remik40" else [1, 2])
     for number in finished:
-        frames = frames_of(client.get(f"/matches/{match.pk}/rounds/{number}/replay/").content.decode())
+        frames = all_frames(client, f"/matches/{match.pk}/rounds/{number}/replay/")
         assert frames[-1]["over"] is True
         stored = ScoreLine.objects.filter(round__match=match, round__number=number).order_by("seat")
         assert [line["points"] for line in frames[-1]["lines"]] == [line.points for line in stored]

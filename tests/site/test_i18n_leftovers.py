@@ -77,12 +77,12 @@ def test_every_word_option_value_of_every_variant_has_a_translation() -> None:
 @pytest.mark.parametrize(
     ("note", "language", "expected"),
     [
-        ("went out", "pl", "pozbył(a) się kart"),
+        ("went out", "pl", "zejście z kart"),
         ("went out", "ro", "a ieșit"),
-        ("void round (R51-Q9)", "pl", "runda nieważna (R51-Q9)"),
-        ("knocked with 5 against 12: 7 (GIN-19)", "ro", "a bătut cu 5 contra 12: 7 (GIN-19)"),
-        ("never laid a formation: -100 (RMI-58)", "pl", "nie wyłożył(a) żadnego układu: -100 (RMI-58)"),
-        ("column 1 won by Ala: 40 (OKL-Q4)", "pl", "column 1 won by Ala: 40 (OKL-Q4)"),  # not listed
+        ("void round (R51-Q9)", "pl", "runda nieważna"),
+        ("knocked with 5 against 12: 7 (GIN-19)", "ro", "a bătut cu 5 contra 12: 7"),
+        ("never laid a formation: -100 (RMI-58)", "pl", "bez żadnego wyłożonego układu: -100"),
+        ("column 1 won by Ala: 40 (OKL-Q4)", "pl", "column 1 won by Ala: 40 (OKL-Q4)"),  # no kind says it
     ],
 )
 def test_score_notes_are_translated_with_their_numbers(note: str, language: str, expected: str) -> None:

@@ -16,6 +16,7 @@ from ..cards import Card
 from ..cycles import GinKnock, GinState
 from ..deal import deal_seed, shuffle
 from ..events import Event
+from ..notes import note
 from ..rules import Rules
 from ..scoring import ScoreLine
 from ..state import GameState, Transition, evolve
@@ -103,24 +104,23 @@ def score(state: GameState, events: list[Event]) -> Transition:
     notes_k: list[str] = []
     notes_d: list[str] = []
     if shown > d_points:
-        notes_d.append(f"counted at the best arrangement, {d_points} (GIN-Q8), not {shown} as laid")
+        notes_d.append(note("gin_best_arrangement", points=d_points, shown=shown))
     if knock.gin:
         winner, base, bonus = knocker, d_points, GIN_BONUS
-        notes_k.append(f"gin: the opponent's {d_points} + {GIN_BONUS} (GIN-20)")
+        notes_k.append(note("gin_gin", points=d_points, bonus=GIN_BONUS))
     elif k_points < d_points:
         winner, base, bonus = knocker, d_points - k_points, 0
-        notes_k.append(f"knocked with {k_points} against {d_points}: {base} (GIN-19)")
+        notes_k.append(note("gin_knock", points=k_points, opponent=d_points, score=base))
     else:
         winner, base, bonus = defender, k_points - d_points, UNDERCUT_BONUS
         notes_d.append(
-            f"undercut: {d_points} against the knock with {k_points}: {base} + {UNDERCUT_BONUS} "
-            "(GIN-19, GIN-Q2)"
+            note("gin_undercut", points=d_points, knock=k_points, score=base, bonus=UNDERCUT_BONUS)
         )
-        notes_k.append(f"knocked with {k_points} and was undercut")
+        notes_k.append(note("gin_undercut_knocker", points=k_points))
     points = (base + bonus) * factor
     if factor != 1:
         (notes_k if winner == knocker else notes_d).append(
-            f"doubled: the first up-card {cycle.upcard.face if cycle.upcard else ''} is a spade (OKL-4)"
+            note("okl_doubled", card=cycle.upcard.face if cycle.upcard else "")
         )
     won = tuple(n + 1 if seat == winner else n for seat, n in enumerate(cycle.won))
     cycle = replace(cycle, won=won)
@@ -130,9 +130,9 @@ def score(state: GameState, events: list[Event]) -> Transition:
         cycle = replace(cycle, columns=columns)
         if entered:
             listed = ", ".join(str(c + 1) for c in entered)
-            winner_notes.append(f"win no. {won[winner]}: entered in column(s) {listed} (OKL-6)")
+            winner_notes.append(note("okl_entered", win=won[winner], columns=listed))
         else:
-            winner_notes.append(f"win no. {won[winner]}: its columns are finished (OKL-Q3)")
+            winner_notes.append(note("okl_finished", win=won[winner]))
     lines = [
         ScoreLine(
             seat,
@@ -147,7 +147,7 @@ def score(state: GameState, events: list[Event]) -> Transition:
     return _end_deal(state, events, winner, lines, cycle)
 
 
-_VOID_NOTE = ("void deal: two cards left in the stock and nobody knocked (GIN-22)",)
+_VOID_NOTE = (note("gin_void"),)
 #: The score lines of a void deal at two seats, the same every time (a line is immutable, so they
 #: are shared): random play voids nearly every deal (docs/benchmarks.md, "Gin random play, fewer
 #: objects a move").

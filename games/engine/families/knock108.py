@@ -57,6 +57,7 @@ from ..deal import deal_seed, shuffle
 from ..events import Event, private, public
 from ..melds import read_meld
 from ..moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard
+from ..notes import note
 from ..rules import Rules
 from ..state import GameState, Transition, evolve
 from ..variants.knock108 import (
@@ -106,11 +107,14 @@ def _buy_back(state: GameState, seat: int, move: Knock | Pass) -> Transition:
         cost = BUY_BACK_STAKES * stake_of(rules)
         cycle = pay(cycle, LedgerEntry(state.round_no, "buy_back", seat, "pool", cost))
         carried = cycle.carry[seat]
-        note = (
-            f"bought back in for {cost} chips ({BUY_BACK_STAKES} stakes); "
-            f"record {state.totals[seat]} -> {record} (K108-26)"
+        said = note(
+            "k108_bought_back",
+            cost=cost,
+            stakes=BUY_BACK_STAKES,
+            record=state.totals[seat],
+            new_record=record,
         )
-        carry = Carry(carried.points + record - state.totals[seat], (*carried.notes, note))
+        carry = Carry(carried.points + record - state.totals[seat], (*carried.notes, said))
         cycle = replace(
             cycle,
             buy_backs=tuple(n + 1 if s == seat else n for s, n in enumerate(cycle.buy_backs)),

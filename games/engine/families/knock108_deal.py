@@ -14,6 +14,7 @@ from ..cycles import Carry, Knock108State, LedgerEntry
 from ..deal import deal_seed, shuffle
 from ..events import Event, public
 from ..melds import Meld
+from ..notes import note
 from ..rules import Rules
 from ..scoring import ScoreLine
 from ..search import best_arrangement
@@ -102,9 +103,7 @@ def deal(state: GameState, round_no: int, first: int) -> GameState:
     players = state.players
     carry = (Carry(),) * players
     if round_no == 1 and not state.results:
-        carry = (
-            Carry(0, (f"entry stake: {stake_of(state.rules)} chips into the pool (K108-22)",)),
-        ) * players
+        carry = (Carry(0, (note("k108_entry", chips=stake_of(state.rules)),)),) * players
     active = cycle.active
     # One card at a time from the dealer's left, the dealer last: 10 each, the dealer 11
     # (K108-5). With every seat in, this is exactly deal.deal_cards, so verify_deal agrees.
@@ -150,8 +149,8 @@ def void(state: GameState, events: list[Event]) -> Transition:
     cycle = k108_state(state)
     chips = _round_chips(cycle, state.round_no, state.players)
     for seat in range(state.players):
-        note = ["void deal: two cards left in the stock (K108-Q16)", *notes[seat]]
-        lines.append(ScoreLine(seat, jumps[seat], notes=tuple(note), chips=chips[seat]))
+        said = [note("k108_void"), *notes[seat]]
+        lines.append(ScoreLine(seat, jumps[seat], notes=tuple(said), chips=chips[seat]))
     cycle = replace(cycle, last_deal={"round": state.round_no, "ended": "void", "seats": []})
     state, _ = steps.close_round(
         state,
@@ -182,14 +181,16 @@ def score(state: GameState, declarer: int, kind: str, points: int, events: list[
     hands = tuple(_full_hand(state, seat) for seat in range(state.players))
     for seat in range(state.players):
         if not active[seat]:
-            notes[seat].append("out of the game")
+            notes[seat].append(note("k108_out"))
             continue
         if seat == declarer:
             credit = CREDITS.get(kind, 0)
             hand_points[seat] = points if kind == "knock" else 0
             bonus[seat] = -credit
             record_change[seat] = hand_points[seat] - credit
-            notes[seat].append(_DECLARER_NOTE[kind].format(points=points, credit=credit))
+            notes[seat].append(
+                note("k108_knock", points=points) if kind == "knock" else note(f"k108_{kind}", credit=credit)
+            )
             special: str | None = None
             melds: tuple[Meld, ...] = ()
             loose: tuple[Card, ...] = ()
@@ -205,7 +206,7 @@ def score(state: GameState, declarer: int, kind: str, points: int, events: list[
             hand_points[seat] = sum(rules.hand_value(card) for card in loose)
             record_change[seat] = hand_points[seat]
             if special is not None:
-                notes[seat].append(f"{KIND_NAME[special]} after the deal ended: nothing loose, no credit")
+                notes[seat].append(note(f"k108_late_{special}"))
         showdown.append(
             {
                 "seat": seat,
@@ -230,25 +231,37 @@ def score(state: GameState, declarer: int, kind: str, points: int, events: list[
             cycle = pay(cycle, LedgerEntry(state.round_no, kind, seat, declarer, per_opponent))
             paid += per_opponent
             gained += per_opponent
-        text = f"chips -{paid}" if paid else "chips 0"
-        parts = [f"{per_opponent} to {names[declarer]}"] if per_opponent else []
         if kind == "knock":
             # The other half stake goes into the pool.
             cycle = pay(cycle, LedgerEntry(state.round_no, "knock", seat, "pool", stake // 2))
-            text = f"chips -{paid + stake // 2}"
-            parts.append(f"{stake // 2} to the pool")
-        if parts:
-            text += f" ({', '.join(parts)}, K108-23)"
+            half = stake // 2
+            text = (
+                note(
+                    "k108_chips_paid_pool",
+                    paid=paid + half,
+                    per=per_opponent,
+                    name=names[declarer],
+                    half=half,
+                )
+                if per_opponent
+                else note("k108_chips_pool", paid=paid + half, half=half)
+            )
+        elif per_opponent:
+            text = note("k108_chips_paid", paid=paid, per=per_opponent, name=names[declarer])
+        else:
+            text = note("k108_chips_none")
         notes[seat].append(text)
     notes[declarer].append(
-        f"chips +{gained} ({per_opponent} from each of {len(opponents)}, K108-23)" if gained else "chips 0"
+        note("k108_chips_gained", gained=gained, per=per_opponent, players=len(opponents))
+        if gained
+        else note("k108_chips_none")
     )
     totals = tuple(t + change for t, change in zip(state.totals, record_change, strict=True))
     # K108-25 (Q13): over 100, out.
     out_now = [s for s in range(state.players) if active[s] and totals[s] > RULE_LIMIT]
     for seat in out_now:
         active[seat] = False
-        notes[seat].append(f"over {RULE_LIMIT}: out of the game (K108-25)")
+        notes[seat].append(note("k108_over", limit=RULE_LIMIT))
     chips = _round_chips(cycle, state.round_no, state.players)
     lines = [
         ScoreLine(
@@ -300,6 +313,10 @@ def _next_deal(state: GameState, dealer: int, events: list[Event]) -> Transition
     if state.rules.round_limit_reached(len(state.results)):
         # The round limit ends the match before one player is left: the players still in with the
         # lowest record win and share the pool as a tie does (K108-Q14; docs/engine.md, "Round limit").
+        if not steps.any_round_decided(state):
+            # Every deal was void (K108-Q16): nobody won, and the pool goes back to whoever paid
+            # into it (docs/engine.md, "No winner").
+            return _return_pool(state, events, round_limit=limit)
         active = k108_state(state).active
         lowest = min(t for t, a in zip(state.totals, active, strict=True) if a)
         winners = [s for s in range(state.players) if active[s] and state.totals[s] == lowest]
@@ -320,6 +337,40 @@ def _next_deal(state: GameState, dealer: int, events: list[Event]) -> Transition
     return Transition(state, tuple(events))
 
 
+def _return_pool(state: GameState, events: list[Event], **event_data: Any) -> Transition:
+    """The match ends with no winner: each seat takes back from the pool what it paid into it."""
+    cycle = k108_state(state)
+    paid = [0] * state.players
+    for entry in cycle.ledger:
+        if entry.target == "pool" and isinstance(entry.source, int):
+            paid[entry.source] += entry.amount
+        elif entry.source == "pool" and isinstance(entry.target, int):
+            paid[entry.target] -= entry.amount
+    for seat, amount in enumerate(paid):
+        if amount > 0:
+            cycle = pay(cycle, LedgerEntry(state.round_no, "returned", "pool", seat, amount))
+    last = state.results[-1]
+    lines = tuple(
+        replace(
+            line,
+            chips=(line.chips or 0) + paid[line.seat],
+            notes=(*line.notes, NO_WINNER_NOTE),
+        )
+        for line in last.lines
+    )
+    last = replace(last, lines=lines)
+    state = evolve(state, results=(*state.results[:-1], last), cycle=cycle)
+    events = [
+        steps.round_over_event(state, last, {"result": e.data["result"]}) if e.kind == "round_over" else e
+        for e in events
+    ]
+    return steps.finish(state, events, (), pool=0, **event_data)
+
+
+#: The note of every line when a match ends with no winner (docs/engine.md, "No winner").
+NO_WINNER_NOTE = note("k108_no_winner")
+
+
 def _finish(state: GameState, winners: Sequence[int], events: list[Event], **event_data: Any) -> Transition:
     cycle = k108_state(state)
     pool = cycle.pool
@@ -336,7 +387,7 @@ def _finish(state: GameState, winners: Sequence[int], events: list[Event], **eve
         replace(
             line,
             chips=(line.chips or 0) + taken[line.seat],
-            notes=(*line.notes, f"takes the pool: +{taken[line.seat]} chips (K108-28)"),
+            notes=(*line.notes, note("k108_takes_pool", chips=taken[line.seat])),
         )
         if line.seat in winners
         else line
@@ -367,13 +418,6 @@ KIND_NAME = {
     "figures": "figures",
     "full_sequence": "full sequence",
     "void": "void",
-}
-_DECLARER_NOTE = {
-    "knock": "knocked with {points} (K108-14, K108-20)",
-    "gin": "gin: {credit} off the record (K108-21)",
-    "flush": "flush: {credit} off the record (K108-21)",
-    "figures": "figures: {credit} off the record (K108-21)",
-    "full_sequence": "full sequence: {credit} off the record (K108-21)",
 }
 
 

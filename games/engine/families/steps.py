@@ -405,12 +405,24 @@ def next_round(
     return state
 
 
+def any_round_decided(state: GameState) -> bool:
+    """Did any round of the match end otherwise than void (R40-Q15, R51-Q9, GIN-22, K108-Q16)?
+    A round scored without a winner (Rummy 500's stock running out, R500-Q7) counts as decided.
+    A match with no round scored yet (closed at once, RMI-Q19; a position set up with totals)
+    stands on its totals."""
+    return not state.results or any(result.ended != "void" for result in state.results)
+
+
 def finish(
     state: GameState, events: list[Event], winners: Sequence[int] | None = None, **event_data: Any
 ) -> Transition:
-    """The match is over: ``winners`` (by default the best totals) are final."""
+    """The match is over: ``winners`` (by default the best totals) are final.
+
+    A match none of whose rounds was decided (each ended void: Remik 40's R40-Q15, a void deal of gin
+    or Knock-108 under a round limit) has no winners: nobody is named on totals nobody earned
+    (docs/engine.md, "No winner")."""
     if winners is None:
-        winners = standings(state.totals, state.rules.lower_wins)
+        winners = standings(state.totals, state.rules.lower_wins) if any_round_decided(state) else ()
     events.append(public("match_over", winners=list(winners), totals=list(state.totals), **event_data))
     return Transition(evolve(state, phase="over", winners=tuple(winners)), tuple(events))
 

@@ -24,6 +24,7 @@ from ..cards import Card, build_pack, parse_cards
 from ..cycles import GinColumn
 from ..deadwood import VALUES, arrangement, bit_of, deadwood, mask_of
 from ..melds import Meld, MeldPolicy, read_meld
+from ..notes import note
 from ..rules import Option, Rules, register, variant
 
 __all__ = [
@@ -179,15 +180,22 @@ def enter_columns(
     return tuple(out), entered
 
 
-def _settle_one(scores: Sequence[int], deals: Sequence[int], winner: int) -> tuple[int, str]:
+def _settle_one(scores: Sequence[int], deals: Sequence[int], winner: int) -> tuple[int, dict[str, int]]:
+    """The settlement of one game (GIN-24 with GIN-Q3): what the winner wins, and its parts."""
     loser = 1 - winner
     box = BOX_BONUS * (deals[winner] - deals[loser])
     result = scores[winner] + GAME_BONUS + box - scores[loser]
-    text = (
-        f"{scores[winner]} + {GAME_BONUS} game bonus + {box} for deals won "
-        f"({BOX_BONUS} x ({deals[winner]} - {deals[loser]})) - {scores[loser]} = {result}"
-    )
-    return result, text
+    parts = {
+        "points": scores[winner],
+        "game_bonus": GAME_BONUS,
+        "box": box,
+        "box_bonus": BOX_BONUS,
+        "won": deals[winner],
+        "lost": deals[loser],
+        "opponent": scores[loser],
+        "result": result,
+    }
+    return result, parts
 
 
 def column_result(column: GinColumn) -> dict[str, Any] | None:
@@ -211,21 +219,21 @@ def settle(
     seat], "points": what the winner wins, "columns", "notes"}``.
     """
     if not rules.hollywood or columns is None:
-        result, text = _settle_one(totals, won, winner)
+        result, parts = _settle_one(totals, won, winner)
         net = [result if seat == winner else -result for seat in range(2)]
-        notes = [f"game won by {names[winner]}: {text} (GIN-24)"]
+        notes = [note("gin_game_won", name=names[winner], **parts)]
         return {"winners": [winner], "net": net, "points": result, "columns": None, "notes": notes}
     net0 = 0
     settled = []
     notes = []
     for index, column in enumerate(columns):
         assert column.winner is not None
-        result, text = _settle_one(column.scores, column.deals, column.winner)
+        result, parts = _settle_one(column.scores, column.deals, column.winner)
         net0 += result if column.winner == 0 else -result
         settled.append({"winner": column.winner, "points": result})
-        notes.append(f"column {index + 1} won by {names[column.winner]}: {text} (OKL-Q4)")
+        notes.append(note("okl_column_won", column=index + 1, name=names[column.winner], **parts))
     winners = [0] if net0 > 0 else [1] if net0 < 0 else [0, 1]
-    notes.append(f"net over the three columns: {names[0]} {net0:+d}, {names[1]} {-net0:+d} (OKL-9)")
+    notes.append(note("okl_net", name=names[0], net=f"{net0:+d}", name2=names[1], net2=f"{-net0:+d}"))
     return {"winners": winners, "net": [net0, -net0], "points": abs(net0), "columns": settled, "notes": notes}
 
 

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from ..cards import Card
 from ..melds import MeldPolicy
+from ..notes import note
 from ..rules import ROUNDS, Option, Rules, register, variant
 from ..scoring import RoundFacts, ScoreLine
 
@@ -157,7 +158,7 @@ class Remi(Rules):
             notes: list[str] = []
             if not facts.opened[seat] and seat != facts.winner:
                 # RMI-58 / RMI-Q16: a fixed -100, doubled in a doubled round, no atu bonus.
-                notes.append("never laid a formation: -100 (RMI-58)")
+                notes.append(note("rmi_never_laid", points=-100))
                 lines.append(ScoreLine(seat, -100 * multiplier, multiplier=multiplier, notes=tuple(notes)))
                 continue
             hand = self.hand_points(facts.hands[seat])
@@ -165,12 +166,12 @@ class Remi(Rules):
             bonus = 0
             if seat == facts.winner:
                 bonus = 100 if facts.joker_going_out else 50  # RMI-55
-                notes.append("went out with a joker" if facts.joker_going_out else "went out")
+                notes.append(note("went_out_joker") if facts.joker_going_out else note("went_out"))
             atu_bonus = 50 * facts.atu_pair_seats.count(seat)  # RMI-47
             if atu_bonus:
-                notes.append("dealt the atu's twin")
+                notes.append(note("rmi_atu_twin"))
             if doubled:
-                notes.append("doubled round: the atu is a joker or an ace (RMI-48)")
+                notes.append(note("rmi_doubled"))
             points = (table - hand + bonus + atu_bonus) * multiplier
             lines.append(
                 ScoreLine(

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from ..cards import Card
 from ..melds import MeldPolicy
+from ..notes import note
 from ..rules import MatchFacts, Option, Rules, register, variant
 from ..scoring import RoundFacts, ScoreLine
 
@@ -198,26 +199,26 @@ class Remik40(Rules):
             # R40-Q15: nothing left to rebuild the stock from (or nobody can ever go out): no
             # winner, the pool is returned.
             stake = int(self._options["stake"])
-            note = ("no winner: the pool is returned (R40-Q15)",)
-            return tuple(ScoreLine(seat, 0, notes=note, chips=stake) for seat in range(facts.players))
+            no_winner = (note("r40_no_winner"),)
+            return tuple(ScoreLine(seat, 0, notes=no_winner, chips=stake) for seat in range(facts.players))
         penalties: list[int] = []
         lines: list[tuple[int, int, tuple[str, ...]]] = []
         for seat in range(facts.players):
             if seat == facts.winner:
-                how = "Remik: out in one go (R40-26)" if facts.one_go else "went out (R40-26)"
+                how = note("r40_remik") if facts.one_go else note("r40_went_out")
                 penalties.append(0)
                 lines.append((0, 0, (how,)))
                 continue
             hand = self.hand_points(facts.hands[seat])
             extra = REMIK_PENALTY if facts.one_go else 0  # R40-28
             penalties.append(hand + extra)
-            lines.append((hand, extra, ("+25 after a Remik (R40-28)",) if extra else ()))
+            lines.append((hand, extra, (note("r40_remik_penalty", points=REMIK_PENALTY),) if extra else ()))
         payouts = split_pool(
             pool, winner=facts.winner, penalties=penalties, winner_share=self.winner_share(facts.players)
         )
         out = []
         for seat, ((hand, extra, notes), chips) in enumerate(zip(lines, payouts, strict=True)):
-            prize = (f"prize: {chips} of {pool} chips (R40-29)",) if chips else ()
+            prize = (note("r40_prize", chips=chips, pool=pool),) if chips else ()
             out.append(
                 ScoreLine(seat, penalties[seat], hand=hand, bonus=extra, notes=notes + prize, chips=chips)
             )

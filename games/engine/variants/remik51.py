@@ -14,6 +14,7 @@ from typing import Any
 
 from ..cards import Card
 from ..melds import MeldPolicy
+from ..notes import note
 from ..rules import Option, Rules, register, variant
 from ..scoring import RoundFacts, ScoreLine
 
@@ -102,12 +103,12 @@ class Remik51(Rules):
         lines = []
         for seat in range(facts.players):
             if facts.ended == "void" or seat == facts.winner:
-                note = ("void round (R51-Q9)",) if facts.ended == "void" else ("went out",)
-                lines.append(ScoreLine(seat, 0, notes=note))
+                notes: tuple[str, ...] = (note("r51_void"),) if facts.ended == "void" else (note("went_out"),)
+                lines.append(ScoreLine(seat, 0, notes=notes))
                 continue
             hand = self.hand_points(facts.hands[seat])
             multiplier = 2 if facts.one_go else 1  # R51-45/48
-            notes = ("doubled: the winner went out in one go (R51-45)",) if facts.one_go else ()
+            notes = (note("r51_doubled"),) if facts.one_go else ()
             lines.append(ScoreLine(seat, hand * multiplier, hand=hand, multiplier=multiplier, notes=notes))
         return tuple(lines)
 

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from ..cards import Card, build_pack
 from ..errors import InvalidMeldError
 from ..melds import MeldPolicy
+from ..notes import note
 from ..rules import MatchFacts, Option, Rules, register, variant
 from ..scoring import RoundFacts, ScoreLine, table_points
 
@@ -130,9 +131,9 @@ class Rummy500(Rules):
             table = facts.table_points[seat]
             notes: tuple[str, ...] = ()
             if seat == facts.winner:
-                notes = ("went out",)
+                notes = (note("went_out"),)
             elif facts.ended == "stock_out":
-                notes = ("the stock ran out (R500-Q7)",)
+                notes = (note("r500_stock_out"),)
             lines.append(ScoreLine(seat, table - hand, hand=hand, table=table, notes=notes))
         return tuple(lines)
 

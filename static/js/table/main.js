@@ -106,6 +106,8 @@ const model = {
   alerts: [], // the turn alerts given ("turn", "clock"), for the tests
   rackFocus: null, // the rack card that is the rack's tab stop
   moving: null, // the rack card being moved by taps ("Move", then a tap on a slot or a card)
+  moreOpen: false, // the action bar's "More" menu is open
+  rowOpen: false, // the whole Remi / Rummy 500 row is shown over the table
   setPref(name, on) {
     this.prefs = { ...this.prefs, [name]: on };
     try {
@@ -205,8 +207,12 @@ function fitBlockLabels() {
   // It counts cards, not the slots they reach, so arranging or sorting never resizes it; it keeps
   // the height of its most rows during a deal (at this width): it grows only when the hand grows
   // past a row. A new deal (syncRack) or another width starts again.
-  const cards = rack.querySelectorAll("li.slot:not(.empty)").length;
-  const rows = Math.max(1, Math.ceil((cards + 1) / cols));
+  // A card is never out of sight (issue 33, item 7): the rows also reach the last slot that holds
+  // a card (a sort's gaps, a drawn card set apart, the cards a take brings along).
+  const filled = [...rack.querySelectorAll("li.slot")];
+  const cards = filled.filter((li) => !li.classList.contains("empty")).length;
+  const last = filled.findLastIndex((li) => !li.classList.contains("empty"));
+  const rows = Math.max(1, Math.ceil((cards + 1) / cols), Math.ceil((last + 1) / cols));
   if (model.rackCols !== cols) {
     model.rackRows = 0;
     model.rackCols = cols;
@@ -221,7 +227,98 @@ function fitBlockLabels() {
   }
 }
 
-window.addEventListener("resize", () => fitBlockLabels());
+window.addEventListener("resize", () => {
+  fitBlockLabels();
+  fitControls();
+  fitRowCue();
+});
+
+/**
+ * The round's summary (issue 33, item 6) covers no control: on a laptop it lies over the felt's
+ * melds area, under the stock and the discards; on a phone, where the felt is small, over the
+ * room the idle action bar leaves below the rack's cards (it is only shown while there is nothing
+ * to press: it closes when the seat's turn comes). The match's result stays over the table
+ * (nothing is played then). A page that is not the whole-screen table (practice) keeps it over
+ * the table as before.
+ */
+function placeSummary(f) {
+  const el = regions.summary;
+  const live = document.documentElement.classList.contains("table-live") && !f.over;
+  const scroller = regions.board.querySelector(".board-scroll");
+  const idle = regions.mine.querySelector(".controls.idle");
+  const rack = document.getElementById("hand");
+  const phone = window.matchMedia("(max-width: 40rem)").matches;
+  el.classList.toggle("in-felt", Boolean(live && scroller && !(phone && idle && rack)));
+  el.classList.toggle("in-hand", Boolean(live && phone && idle && rack));
+  el.style.removeProperty("--summary-top");
+  if (live && phone && idle && rack) {
+    regions.mine.append(el);
+    if (!el.firstChild) return;
+    // Below the rows the rack reserves for its cards (--rack-rows, set by fitBlockLabels).
+    const style = getComputedStyle(rack);
+    const slot = rack.querySelector("li.slot");
+    const rows = Number(getComputedStyle(document.getElementById("tbl")).getPropertyValue("--rack-rows")) || 1;
+    const gap = parseFloat(style.rowGap) || 0;
+    const top = rack.offsetTop + rack.clientTop + parseFloat(style.paddingTop) + rows * ((slot ? slot.offsetHeight : 0) + gap);
+    el.style.setProperty("--summary-top", `${Math.round(top)}px`);
+  } else if (live && scroller) scroller.prepend(el);
+  else if (el.parentNode !== regions.mine.parentNode) regions.mine.after(el);
+}
+
+/** The summary of round n closes by itself once the next round's first turn is this seat's. */
+function closeSummaryOnTurn(f) {
+  const which = model.summaryFor;
+  if (!which || model.summaryClosed === which || f.over || f.paused || !f.myTurn) return;
+  if (Number(f.view.round) > Number(which.split(":")[1])) model.summaryClosed = which;
+}
+
+// Buttons that go into the action bar's "More" menu first when the bar would take more rows than
+// it has (two on a phone, one on a laptop: issue 33, item 7), the least needed first.
+const OVERFLOW = ["unselect", "move", "clear", "use-best", "new-meld", "knock", "pass", "take"];
+
+function fitControls() {
+  const bar = document.querySelector("#controls .buttons");
+  if (!bar) return;
+  const allowed = window.matchMedia("(max-width: 40rem)").matches ? 2 : 1;
+  const rows = () => new Set([...bar.children].map((el) => Math.round(el.getBoundingClientRect().top))).size;
+  if (rows() <= allowed) return;
+  const menu = h("div", { class: "more-menu", id: "more-menu", hidden: !model.moreOpen, role: "group", "aria-label": t("More") });
+  const more = h("button", { type: "button", class: `tbtn more${model.moreOpen ? " pressed" : ""}`, dataset: { key: "more" },
+    "aria-expanded": String(Boolean(model.moreOpen)), "aria-controls": "more-menu",
+    onclick: () => { model.moreOpen = !model.moreOpen; render(); } }, `⋯ ${t("More")}`);
+  bar.append(more);
+  for (const key of OVERFLOW) {
+    if (rows() <= allowed) break;
+    const el = bar.querySelector(`:scope > [data-key="${key}"]`);
+    if (el) menu.append(el);
+  }
+  menu.addEventListener("click", (event) => {
+    if (event.target.closest("button")) {
+      model.moreOpen = false;
+      render();
+    }
+  });
+  bar.after(menu);
+}
+
+/** The Remi / Rummy 500 row's cue: how many older discards are out of sight (issue 33, item 8). */
+function fitRowCue() {
+  const cue = document.querySelector('[data-key="row-more"]');
+  const row = document.querySelector(".discards.row");
+  if (!cue || !row) return;
+  if (model.rowOpen) {
+    // The whole row, from just below the cue to the bottom of the window.
+    row.style.setProperty("--row-top", `${Math.round(cue.getBoundingClientRect().bottom + 4)}px`);
+    return;
+  }
+  const top = row.getBoundingClientRect().top;
+  const hidden = [...row.querySelectorAll("li")].filter((li) => li.getBoundingClientRect().bottom <= top + 1).length;
+  cue.classList.toggle("none", hidden === 0);
+  cue.disabled = hidden === 0;
+  const count = cue.querySelector(".row-more-count");
+  const text = t("%(n)s more", { n: hidden });
+  if (count.textContent !== text) count.textContent = text;
+}
 
 function syncRack(f) {
   const keys = rackItems(model, f).map((item) => item.key);
@@ -250,6 +347,7 @@ function render() {
   // Sections the reader opened stay open when the regions are rebuilt.
   const opened = new Set([...root.querySelectorAll("details[data-keep][open]")].map((el) => el.dataset.keep));
   const scrolled = keepScroll();
+  closeSummaryOnTurn(f);
   patch(regions.status, renderTopBar(model, f, actions));
   patch(regions.seats, renderSeats(model, f));
   patch(regions.banner, renderBanner(model, f, actions));
@@ -273,6 +371,9 @@ function render() {
   table.classList.toggle("deck-four", model.prefs.four);
   scheduleRackCheck(f);
   fitBlockLabels();
+  placeSummary(f);
+  fitControls();
+  fitRowCue();
   const query = rackQuery(f);
   root.dataset.rack = !query.query ? "off" : model.rackCheck && model.rackCheck.sig === query.sig ? "checked" : "checking";
   rovingRack();
@@ -507,7 +608,10 @@ function applyState(frame) {
   model.draft = Draft.emptyDraft();
   // An error stays next to the controls while it is still this seat's turn (a stale-version
   // refusal is followed by a newer frame); it goes once the turn has passed.
-  if (!frame.view.you || !frame.view.you.my_turn) model.error = null;
+  if (!frame.view.you || !frame.view.you.my_turn) {
+    model.error = null;
+    model.moreOpen = false;
+  }
   if (!model.pending) model.pendingAt = null;
   const atu = frame.view.atu;
   if (!atu || frame.view.atu_taken_by !== null) model.atuOnRack = false;
@@ -671,6 +775,10 @@ const actions = {
       if (body && name === "log") body.scrollTop = body.scrollHeight;
     }
   },
+  toggleRow() {
+    model.rowOpen = !model.rowOpen;
+    render();
+  },
   closeSummary(which) {
     model.summaryClosed = which;
     render();
@@ -764,6 +872,7 @@ const actions = {
     render();
   },
   startTake(card) {
+    model.rowOpen = false;
     model.draft = Draft.startTake(model.draft, card);
     model.selected = [card];
     model.error = null;

@@ -11,6 +11,7 @@ import {
   isRow,
   lastDealSummary,
   lineDetail,
+  lineRules,
   meldLabel,
   mineInfo,
   overText,
@@ -106,7 +107,7 @@ function bannerBody(model, f) {
       "div",
       { class: "banner banner-over", role: "status" },
       h("strong", {}, `${t("Match over.")} `),
-      winners.length ? tn("Winner: %(names)s.", "Winners: %(names)s.", winners.length, { names: winners.join(", ") }) : "",
+      winners.length ? tn("Winner: %(names)s.", "Winners: %(names)s.", winners.length, { names: winners.join(", ") }) : t("No winner."),
       " ",
       h("span", { class: "totals" }, totalsText(view)),
       overText(f) ? h("p", { class: "over-extra" }, overText(f)) : null,
@@ -138,7 +139,7 @@ function roundLines(view, round) {
     { class: "round-lines" },
     round.lines.map((line) =>
       h("li", {}, h("strong", {}, `${seatName(view, line.seat)}: ${pointsText(view, line.points)}`),
-        ` (${lineDetail(view, line)}) → ${t("total %(total)s", { total: round.totals[line.seat] })}`),
+        ` (${lineDetail(view, line)}) → ${t("total %(total)s", { total: round.totals[line.seat] })} `, lineRules(line)),
     ),
   );
 }
@@ -251,7 +252,7 @@ export function renderBoard(model, f, act) {
       "ol",
       { class: `discards${row ? " row" : ""}`, "aria-label": row ? t("discard row, oldest first") : t("top of the discard pile"),
         // The row wraps inside its own box, which shows its newest end after every change.
-        dataset: row ? { scrollKey: "discards", scrollEnd: "true", scrollSize: String(view.discard.length) } : {} },
+        dataset: row ? { scrollKey: "discards", scrollEnd: "true", scrollSize: `${view.discard.length}${model.rowOpen ? " open" : ""}` } : {} },
       shown.map(([c, i]) => {
         const coming = pickedIndex >= 0 && i >= pickedIndex;
         const classes = coming ? (i === pickedIndex ? "picked" : "along") : "";
@@ -263,6 +264,18 @@ export function renderBoard(model, f, act) {
         return h("li", {}, el);
       }),
     );
+  }
+  // The row's older cards are out of sight in its box: a cue says how many (main.js counts them)
+  // and shows the whole row over the table with one tap, where a deep card is one more tap away
+  // (issue 33, item 8).
+  if (row && view.discard.length) {
+    const cue = button(
+      [h("span", { class: "row-more-arrow", "aria-hidden": "true" }, model.rowOpen ? "▾" : "▴"),
+        h("span", { class: "row-more-count" }, model.rowOpen ? t("Close") : "")],
+      act.toggleRow,
+      { key: "row-more", cls: "row-more", ariaExpanded: model.rowOpen,
+        title: model.rowOpen ? t("Hide the older discards") : t("Show the whole discard row") });
+    pile = h("div", { class: `row-box${model.rowOpen ? " open" : ""}` }, cue, pile);
   }
   const pileNote = !row && view.discard.length > 1 ? h("p", { class: "aside" }, tn("%(n)s card in the pile", "%(n)s cards in the pile", view.discard.length)) : null;
 
@@ -696,7 +709,11 @@ export function renderScores(model, f) {
       ? h("details", { class: "round-details", dataset: { keep: "round-details" } }, h("summary", {}, t("Every %(round)s’s lines", { round: word.toLowerCase() })),
           rounds.slice().reverse().map((r) => h("div", {}, h("h3", {}, `${word} ${r.round}`), roundLines(view, r))))
       : h("p", { class: "aside" }, t("No %(round)s finished yet.", { round: word.toLowerCase() })),
-    f.over ? h("p", { class: "winners" }, h("strong", {}, `${t("Winners:")} `), (view.winners || []).map((s) => seatName(view, s)).join(", ")) : null,
+    f.over
+      ? h("p", { class: "winners" }, (view.winners || []).length
+        ? [h("strong", {}, `${t("Winners:")} `), view.winners.map((s) => seatName(view, s)).join(", ")]
+        : h("strong", {}, t("No winner.")))
+      : null,
   ];
 }
 

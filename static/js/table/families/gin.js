@@ -5,6 +5,7 @@
 import { cardName } from "../cards.js";
 import { h } from "../../dom.js";
 import { meldKind, t, tn } from "../../i18n.js";
+import { noteRules, noteText } from "../notes.js";
 import { cardEl, cardRow, seatName, signed } from "../widgets.js";
 import { cap, faces, footRow, knockedTitle, upperFirst, who } from "./common.js";
 
@@ -101,8 +102,8 @@ export const gin = {
   },
 
   lineParts(line) {
-    const parts = [`loose ${line.hand}`];
-    if (line.bonus) parts.push(`bonus ${line.bonus}`);
+    const parts = [t("loose points: %(n)s", { n: line.hand })];
+    if (line.bonus) parts.push(t("bonus: %(n)s", { n: line.bonus }));
     if (line.multiplier && line.multiplier !== 1) parts.push(`×${line.multiplier}`);
     return parts;
   },
@@ -121,7 +122,7 @@ export const gin = {
     if (g.columns) out.push(columnsTable(view, g.columns));
     if (g.settlement) {
       out.push(h("div", { class: "settlement", id: "settlement" }, h("h3", {}, t("Settlement")),
-        h("ul", { class: "round-lines" }, g.settlement.notes.map((note) => h("li", {}, note)))));
+        h("ul", { class: "round-lines" }, g.settlement.notes.map((note) => h("li", {}, noteText(note), ruleTag(note))))));
     }
     return out;
   },
@@ -176,4 +177,10 @@ function columnsTable(view, columns) {
             `${c.scores[seat]} (${c.deals[seat]})`)),
           h("td", {}, c.result ? `${seatName(view, c.result.winner)} +${c.result.points}` : t("open")))))),
     h("p", { class: "aside" }, t("Each cell: points (deals won in the column).")));
+}
+
+/** A settlement note's rule ids as a small tag beside its sentence. */
+function ruleTag(note) {
+  const rules = noteRules(note);
+  return rules.length ? [" ", h("small", { class: "rule-ref" }, rules.join(", "))] : null;
 }

@@ -8,7 +8,7 @@
 
 import { h } from "../../dom.js";
 import { t, tn } from "../../i18n.js";
-import { noteText } from "../notes.js";
+import { noteRules, noteText } from "../notes.js";
 import { seatName, signed } from "../widgets.js";
 import { declaredName, faces } from "./common.js";
 import { gin } from "./gin.js";
@@ -81,10 +81,16 @@ export function scoringText(view, family) {
   return of(family).scoring(view);
 }
 
-/** One score line in words: what it is made of, then its notes. */
+/** One score line in words: what it is made of, then its notes (sentences without rule ids). */
 export function lineDetail(view, line) {
   const parts = of(familyOf(view)).lineParts(line);
   return parts.join(", ") + (line.notes && line.notes.length ? `; ${line.notes.map(noteText).join("; ")}` : "");
+}
+
+/** The rule ids a score line's notes cite, as a small tag beside the sentence (null: none). */
+export function lineRules(line) {
+  const rules = [...new Set((line.notes || []).flatMap(noteRules))];
+  return rules.length ? h("small", { class: "rule-ref" }, rules.join(", ")) : null;
 }
 
 /** A line's points as shown: plus-scoring variants show the sign. */

@@ -103,9 +103,9 @@ export const knock108 = {
   },
 
   lineParts(line) {
-    const parts = [`loose ${line.hand}`];
-    if (line.bonus) parts.push(`credit ${line.bonus}`);
-    if (line.chips !== undefined && line.chips !== null) parts.push(`chips ${signed(line.chips)}`);
+    const parts = [t("loose points: %(n)s", { n: line.hand })];
+    if (line.bonus) parts.push(t("credit: %(n)s", { n: line.bonus }));
+    if (line.chips !== undefined && line.chips !== null) parts.push(t("chips: %(n)s", { n: signed(line.chips) }));
     return parts;
   },
 
@@ -113,7 +113,7 @@ export const knock108 = {
     const { view } = f;
     return [
       footRow(t("Chips"), view.stakes.chips.map(signed), "chips-row"),
-      footRow(t("In game"), view.in_game.map((x) => (x ? "in" : "out")), "status-row"),
+      footRow(t("In game"), view.in_game.map((x) => (x ? t("in the game") : t("out of the game"))), "status-row"),
     ];
   },
 

@@ -65,11 +65,11 @@ export const rummy = {
   },
 
   lineParts(line) {
-    const parts = [`hand ${line.hand}`, `table ${line.table}`];
-    if (line.bonus) parts.push(`bonus ${line.bonus}`);
-    if (line.atu_bonus) parts.push(`atu ${line.atu_bonus}`);
+    const parts = [t("in hand: %(n)s", { n: line.hand }), t("on the table: %(n)s", { n: line.table })];
+    if (line.bonus) parts.push(t("bonus: %(n)s", { n: line.bonus }));
+    if (line.atu_bonus) parts.push(t("atu bonus: %(n)s", { n: line.atu_bonus }));
     if (line.multiplier && line.multiplier !== 1) parts.push(`×${line.multiplier}`);
-    if (line.chips !== undefined && line.chips !== null) parts.push(`chips ${line.chips}`);
+    if (line.chips !== undefined && line.chips !== null) parts.push(t("chips: %(n)s", { n: line.chips }));
     return parts;
   },
 
