@@ -566,3 +566,18 @@ def test_k108_q16_a_match_ended_by_its_round_limit_after_void_deals_only_has_no_
     assert after.cycle.pool == 0
     assert chips(after) == [0, 0, 0]
     assert [line.chips for line in after.results[-1].lines] == [0, 0, 0]
+
+
+def test_k108_14_moves_offer_a_knock_only_when_a_knock_is_possible() -> None:
+    # docs/protocol.md: ``you.moves`` are the kinds of move one may send now. Issue 32: the view
+    # listed "knock" while ``you.knock`` was null, and the knock was then refused.
+    state = table([LOOSE_17 + " KD", LOOSE_12, ALL_IN_MELDS])
+    you = view_for(state, 0)["you"]
+    assert you["knock"] is None
+    assert you["moves"] == ["discard"]
+    assert not [m for m in legal_moves(state, 0) if isinstance(m, Knock)]
+    state = table([KNOCK_4, LOOSE_12, ALL_IN_MELDS])
+    you = view_for(state, 0)["you"]
+    assert you["moves"] == ["discard", "knock"]
+    assert you["knock"] is not None
+    apply_move(state, 0, knock(you["knock"]["card"].split("#")[0]))

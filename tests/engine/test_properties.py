@@ -1060,3 +1060,31 @@ def test_positions_random_play_seldom_reaches_keep_every_invariant(
             event(f"{pt.recipe.scenario}: joker exchanged")
         if any(line.multiplier == 2 for r in final.results for line in r.lines):
             event(f"{pt.recipe.scenario}: doubled")
+
+
+@each_variant
+@PER_VARIANT
+@given(data=st.data())
+def test_every_kind_of_move_a_view_offers_is_accepted_for_some_concrete_move(
+    name: str, data: st.DataObject
+) -> None:
+    # docs/protocol.md: ``you.moves`` are "the kinds of move you may send now"; each kind listed
+    # must be one the engine accepts in at least one concrete form (issue 32: Knock-108 listed
+    # ``knock`` while no knock was possible, and the knock was then refused).
+    moves = {"rummy": 100, "gin": 200, "knock108": 250}
+    pt = data.draw(playthroughs(name, max_moves=moves, min_moves={"gin": 50}))
+    for state, offered in zip(pt.states, pt.options, strict=True):
+        if state.phase == "over":
+            continue
+        kinds = set(view_for(state, state.turn)["you"]["moves"])
+        if state.rules.family == "rummy":
+            # The exception: in the rummy cycle "play" and "take" mean "you may build one" (the
+            # rack and the draft build it; the engine judges it). Listing them only when the
+            # search finds an opening or a usable take would tell an unopened player that an
+            # opening exists: a hint (docs/protocol.md, ``you.moves``).
+            kinds -= {"play", "take"}
+        accepted: set[str] = set()
+        for move in offered:
+            apply_move(state, state.turn, move)  # raises if refused
+            accepted.add(move_to_json(move)["kind"])
+        assert kinds <= accepted, (sorted(kinds), sorted(accepted), state.cycle)

@@ -430,7 +430,8 @@ class GinCycle:
             knock_discards = [str(c) for c in allowed if deadwood(mask ^ _bit(c)) <= cycle.limit]
             kinds = ["discard", *(["knock"] if knock_discards else [])]
         elif my_turn and step == "reply":
-            kinds = ["play", "pass"]
+            # "play" only when a meld or a lay-off is there to lay (docs/protocol.md, ``you.moves``).
+            kinds = [*(["play"] if reply_plays(state, seat) else []), "pass"]
         if hand and step != "over":
             melds, loose = arrange(state.rules, list(hand))
             best_melds = [card_ids(m.cards) for m in melds]

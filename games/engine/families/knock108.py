@@ -397,8 +397,13 @@ class Knock108Cycle:
             kinds = [k for k, ok in (("draw", bool(state.stock)), ("take", bool(state.discard))) if ok]
             if stage == "exchange":
                 kinds.append("pass")
-        elif my_turn:
-            kinds = ["discard"] + (["knock"] if stage == "play" else [])
+        best = None
+        if my_turn and stage == "play" and state.phase == "play":
+            best = best_declaration(state.rules, state.hands[seat], cycle.taken)
+        if my_turn and state.phase == "play" and stage != "buy_back":
+            # ``moves`` lists only kinds the engine accepts now: a knock only when one is possible
+            # (``knock`` below names it), as legal_moves lists it (docs/protocol.md, ``you.moves``).
+            kinds = ["discard"] + (["knock"] if best is not None else [])
         options: dict[str, Any] = {
             "my_turn": my_turn,
             "moves": kinds,
@@ -419,11 +424,9 @@ class Knock108Cycle:
             "knock": None,
             "buy_back": None,
         }
-        if my_turn and stage == "play" and state.phase == "play":
-            best = best_declaration(state.rules, state.hands[seat], cycle.taken)
-            if best is not None:
-                card, result = best
-                options["knock"] = {"card": str(card), "kind": result.kind, "points": result.points}
+        if best is not None:
+            card, result = best
+            options["knock"] = {"card": str(card), "kind": result.kind, "points": result.points}
         if my_turn and stage == "buy_back":
             options["buy_back"] = buy_back_terms(state)
         return options
