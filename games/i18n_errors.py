@@ -136,6 +136,9 @@ MESSAGES: dict[str, str] = {
     # --- deal of the day ---
     "daily_already_played": gettext_noop("You have already played this deal of the day: one try per day."),
     "daily_no_such_deal": gettext_noop("There is no deal of the day for this variant."),
+    "daily_analysis_sealed": gettext_noop(
+        "The analysis of a deal of the day opens when the day is over (UTC), with its seed and replay."
+    ),
     "daily_sealed": gettext_noop(
         "The deal of the day is sealed until the day is over (UTC): its record, replay and seed come then."
     ),

@@ -4,6 +4,8 @@ replay by one of the match's players, computed by a Celery task with the engine'
 
 * Only a finished round: a round still being played is refused with ``round_in_play`` (its
   analysis would be computed from hidden cards the table has not shown).
+* A deal of the day's try only once its day is over (``daily_analysis_sealed`` before): its seed
+  is sealed until then, and the analysis must not preview the deal (docs/learn.md).
 * Only a player of the match (a seat of its room), for their own seat: ``not_seated`` otherwise.
 * Asking again is harmless: one analysis per round and seat; a failed one is queued again.
 * Limits: an account asks for at most ``ANALYSES_PER_ACCOUNT_PER_HOUR`` new analyses an hour
@@ -30,6 +32,7 @@ from games.engine.analysis import analyse_round
 from games.errors import (
     AnalysisQueueFullError,
     AnalysisRateLimitedError,
+    DailyAnalysisSealedError,
     NotSeatedError,
     RoundInPlayError,
     RoundNotFoundError,
@@ -48,6 +51,8 @@ def analysis_request(
     round_ = selectors.match_round(match_id=match.pk, number=number)
     if round_ is None:
         raise RoundNotFoundError()
+    if match.room.daily_sealed:
+        raise DailyAnalysisSealedError()
     if not round_.revealed_seed:
         raise RoundInPlayError(round=number)
     seat = selectors.seat_index_for(room_id=match.room_id, user=user)

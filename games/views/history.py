@@ -33,6 +33,7 @@ from games.engine import verify_record
 from games.errors import (
     AnalysisQueueFullError,
     AnalysisRateLimitedError,
+    DailyAnalysisSealedError,
     DailySealedError,
     GameError,
     NotSeatedError,
@@ -325,7 +326,8 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
     """``/matches/<id>/rounds/<n>/analysis/``: GET, the analyses this viewer may read (JSON, polled
     by the replay while one runs); POST, "Analyse my round" (a player of the match, a finished
     round): queues it and answers with the same JSON, or goes back to the replay without scripts.
-    Refusals carry the error's code: ``round_in_play`` (409), ``not_seated`` (403),
+    Refusals carry the error's code: ``round_in_play`` (409), ``not_seated`` and
+    ``daily_analysis_sealed`` (403: a deal of the day's try before its day is over),
     ``analysis_rate_limited`` and ``analysis_queue_full`` (429), 404 else."""
     match = _visible_match(request, match_id)
     wants_json = "application/json" in request.headers.get("Accept", "")
@@ -336,7 +338,7 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
             status = 404
             if isinstance(error, RoundInPlayError):
                 status = 409
-            elif isinstance(error, NotSeatedError):
+            elif isinstance(error, NotSeatedError | DailyAnalysisSealedError):
                 status = 403
             elif isinstance(error, AnalysisRateLimitedError | AnalysisQueueFullError):
                 status = 429
@@ -346,6 +348,9 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
             return redirect(reverse("round_replay", args=(match.pk, number)))
     elif request.method != "GET":
         return HttpResponse(status=405)
+    if match.room.daily_sealed:
+        sealed = DailyAnalysisSealedError()
+        return JsonResponse({**sealed.to_dict(), "message": error_text(sealed)}, status=403)
     round_ = selectors.match_round(match_id=match.pk, number=number)
     if round_ is None or not round_.revealed_seed:
         refusal = RoundInPlayError(round=number)

@@ -63,6 +63,8 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
 
 def room_join(request: HttpRequest, code: str) -> HttpResponse:
     room = room_or_404(join_code=code)
+    if room.daily_day is not None and not is_member(room, request.user):
+        raise Http404("no such room")  # a deal of the day's try is its player's alone
     return _room_page(request, room, code=room.join_code or "")
 
 
@@ -137,8 +139,10 @@ def _room_page(request: HttpRequest, room: Room, *, code: str) -> HttpResponse:
         "full": all(not seat["free"] for seat in card["seats"]),
         "latest_match_id": selectors.room_latest_match_id(room_id=room.pk),
         "bot_levels": Seat.BotLevel.choices,
+        # A deal of the day's room (docs/learn.md): one try, one player; nothing to share or start.
+        "daily": room.daily_day is not None,
         "join_url": request.build_absolute_uri(reverse("room_join", args=[room.join_code]))
-        if room.join_code
+        if room.join_code and room.daily_day is None
         else "",
     }
     return render(request, "games/room.html", context)

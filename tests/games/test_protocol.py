@@ -139,6 +139,7 @@ def test_application_error_codes_are_pinned() -> None:
         "ChatTooLongError": "chat_too_long",
         "ChatTooManyMarksError": "chat_too_many_marks",
         "DailyAlreadyPlayedError": "daily_already_played",
+        "DailyAnalysisSealedError": "daily_analysis_sealed",
         "DailyNoSuchDealError": "daily_no_such_deal",
         "DailySealedError": "daily_sealed",
         "GameError": "game_error",
