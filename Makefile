@@ -40,21 +40,25 @@ npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /pr
 
 run: export DJANGO_DEBUG ?= 0
 run: export DJANGO_SECRET_KEY ?= $(shell cat .secret_key 2>/dev/null)
-run: venv npm .secret_key ## Serve on HOST:PORT with daphne, DEBUG off (SQLite by default; a celery worker too if REDIS_URL is set)
+run: venv npm .secret_key ## Serve on HOST:PORT with daphne, DEBUG off (SQLite by default; with REDIS_URL a live and a background worker too)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py puzzles_seed
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@if [ -n "$$REDIS_URL" ]; then \
-	  $(BIN)/celery -A remi_site worker -l info & W=$$!; trap 'kill $$W 2>/dev/null' EXIT INT TERM; \
+	  $(BIN)/python -m remi_site.workers -- -l info & W=$$!; trap 'kill $$W 2>/dev/null' EXIT INT TERM; \
 	  $(BIN)/daphne -b $(HOST) -p $(PORT) remi_site.asgi:application; \
 	else exec $(BIN)/daphne -b $(HOST) -p $(PORT) remi_site.asgi:application; fi
 
-worker: venv ## Run a celery worker on both queues, live and background (needs REDIS_URL; docs/operations.md)
+# Two worker processes, never one on both queues: a bot's reply must not wait behind an analysis
+# (remi_site/workers.py; docs/operations.md). WORKERS=live or WORKERS=background starts one of them.
+WORKERS ?=
+
+worker: venv ## Run the celery workers: one on live play's queue, one on background work's alone (needs REDIS_URL)
 	@if [ -z "$$REDIS_URL" ]; then \
 	  echo "make worker needs REDIS_URL: the default memory:// broker cannot be shared between processes." >&2; \
 	  exit 2; fi
-	$(BIN)/celery -A remi_site worker -l info
+	$(BIN)/python -m remi_site.workers $(WORKERS) -- -l info
 
 # Tests run in parallel, pytest-xdist workers one more than the CPUs (TEST_WORKERS=0: in this
 # process), each with its own test databases, Celery queue and Chromium; a test file stays on one

@@ -50,3 +50,28 @@ class User(AbstractUser):
                 name="accounts_user_email_ci_unique",
             ),
         )
+
+
+class SignIn(models.Model):
+    """One sign-in (a login or a registration): what the site can tell of the person behind an
+    account, for "one ranked try per person" at the deal of the day (docs/learn.md).
+
+    ``browser`` is the random id the browser keeps in its ``remi_browser`` cookie; ``address`` is
+    an HMAC of the client's address (an IPv6 address by its /64 network), never the address itself
+    (``accounts.signins``). Either may be empty (no cookie could be read, no address).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_ins")
+    at = models.DateTimeField(auto_now_add=True)
+    browser = models.CharField(max_length=64, blank=True, default="")
+    address = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        ordering = ("-at",)
+        indexes = (
+            models.Index(fields=("browser", "at"), name="signin_browser_at"),
+            models.Index(fields=("address", "at"), name="signin_address_at"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.at:%Y-%m-%d %H:%M}"

@@ -32,11 +32,11 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from games import engine
-from games.models import DailyTry, Match, ScoreLine
+from games.models import DailyTry, Match, MoveRecord, ScoreLine
 
 
 @dataclass(frozen=True)
@@ -125,17 +125,26 @@ def bot_rng_key(secret: bytes, round_no: int) -> bytes:
 # --- reads: tries and boards ------------------------------------------------------------------------
 
 
+#: Why a try is not ranked (``BoardEntry.unranked``): the two of ``DailyTry.Unranked`` decided at
+#: its start, and the stand-in's, read from its moves.
+STANDIN = "standin"
+
+
 @dataclass(frozen=True)
 class BoardEntry:
-    rank: int
+    #: None for a try that is not ranked.
+    rank: int | None
     user_id: int
     username: str
     points: int
-    #: ``points`` minus the field's average.
-    diff: float
-    #: How much better than the field's average (positive: better), whichever way the variant counts.
-    gain: float
+    #: ``points`` minus the field's average (None: not ranked).
+    diff: float | None
+    #: How much better than the field's average (positive: better), whichever way the variant
+    #: counts (None: not ranked).
+    gain: float | None
     match_id: int
+    #: Why the try is not ranked ("" when it is): ``STANDIN`` or a ``DailyTry.Unranked`` value.
+    unranked: str = ""
 
 
 @dataclass(frozen=True)
@@ -143,11 +152,31 @@ class Board:
     day: date
     variant: str
     lower_wins: bool
+    #: The average of the ranked tries.
     average: float | None
+    #: The ranked tries, best first.
     entries: list[BoardEntry]
+    #: The tries that are finished but not ranked (docs/learn.md): listed with their reason.
+    unranked: list[BoardEntry] = field(default_factory=list)
 
     def entry_of(self, user_id: int | None) -> BoardEntry | None:
-        return next((entry for entry in self.entries if entry.user_id == user_id), None)
+        return next((entry for entry in [*self.entries, *self.unranked] if entry.user_id == user_id), None)
+
+    @property
+    def finished(self) -> int:
+        """How many tries are finished, ranked or not."""
+        return len(self.entries) + len(self.unranked)
+
+
+@dataclass(frozen=True)
+class _Try:
+    day: date
+    user_id: int
+    username: str
+    points: int
+    match_id: int
+    #: "" for a ranked try, else why not.
+    unranked: str
 
 
 def _points_subquery() -> Subquery:
@@ -156,16 +185,24 @@ def _points_subquery() -> Subquery:
     )
 
 
-def _scored_tries(**filters: Any) -> list[tuple[date, int, str, int, int]]:
-    """(day, user id, username, points, match id) of the finished tries matching ``filters``."""
+def _standin_played() -> Exists:
+    """Did the stand-in play any move of the try's player (seat 0)?"""
+    return Exists(MoveRecord.objects.filter(match=OuterRef("match"), seat=0, actor=MoveRecord.Actor.STANDIN))
+
+
+def _scored_tries(**filters: Any) -> list[_Try]:
+    """The finished tries matching ``filters``, each with why it is not ranked ("" if it is)."""
     rows = (
         DailyTry.objects.filter(match__status=Match.Status.FINISHED, **filters)
-        .annotate(points=_points_subquery())
+        .annotate(points=_points_subquery(), standin=_standin_played())
         .filter(points__isnull=False)
-        .values_list("day", "user_id", "user__username", "points", "match_id")
+        .values_list("day", "user_id", "user__username", "points", "match_id", "unranked", "standin")
         .order_by("day", "pk")
     )
-    return [(day, user_id, name, int(points), match_id) for day, user_id, name, points, match_id in rows]
+    return [
+        _Try(day, user_id, name, int(points), match_id, unranked or (STANDIN if standin else ""))
+        for day, user_id, name, points, match_id, unranked, standin in rows
+    ]
 
 
 def _ranked(scores: list[tuple[Any, float]], *, higher_first: bool) -> list[tuple[int, Any, float]]:
@@ -179,32 +216,61 @@ def _ranked(scores: list[tuple[Any, float]], *, higher_first: bool) -> list[tupl
 
 
 def board(day: date, variant: str) -> Board:
-    """The day's board of a variant: every finished try, best first, against the field's average."""
+    """The day's board of a variant: every finished ranked try, best first, against the average of
+    the ranked tries; then the finished tries that are not ranked, with their reason."""
     lower_wins = rules_for(variant).lower_wins
     tries = _scored_tries(day=day, variant=variant)
-    if not tries:
-        return Board(day=day, variant=variant, lower_wins=lower_wins, average=None, entries=[])
-    average = sum(points for _d, _u, _n, points, _m in tries) / len(tries)
-    by_user = {user_id: (name, points, match_id) for _d, user_id, name, points, match_id in tries}
+    unranked = [
+        BoardEntry(None, item.user_id, item.username, item.points, None, None, item.match_id, item.unranked)
+        for item in tries
+        if item.unranked
+    ]
+    ranked = {item.user_id: item for item in tries if not item.unranked}
+    if not ranked:
+        return Board(
+            day=day, variant=variant, lower_wins=lower_wins, average=None, entries=[], unranked=unranked
+        )
+    average = sum(item.points for item in ranked.values()) / len(ranked)
     entries = []
     for rank, user_id, points in _ranked(
-        [(user_id, float(points)) for user_id, (_n, points, _m) in by_user.items()],
-        higher_first=not lower_wins,
+        [(user_id, float(item.points)) for user_id, item in ranked.items()], higher_first=not lower_wins
     ):
-        name, _points, match_id = by_user[user_id]
+        item = ranked[user_id]
         diff = points - average
         entries.append(
             BoardEntry(
                 rank=rank,
                 user_id=user_id,
-                username=name,
+                username=item.username,
                 points=int(points),
                 diff=round(diff, 2),
                 gain=round(-diff if lower_wins else diff, 2),
-                match_id=match_id,
+                match_id=item.match_id,
             )
         )
-    return Board(day=day, variant=variant, lower_wins=lower_wins, average=round(average, 2), entries=entries)
+    return Board(
+        day=day,
+        variant=variant,
+        lower_wins=lower_wins,
+        average=round(average, 2),
+        entries=entries,
+        unranked=unranked,
+    )
+
+
+def board_open(
+    day: date, variant: str, user: AbstractBaseUser | AnonymousUser | None, at: datetime | None = None
+) -> bool:
+    """May ``user`` see the day's board of ``variant``? Everyone once the day is over; before, only
+    an account whose own try at that deal is finished: the board's points tell how the deal plays,
+    so nobody sees them before playing it (docs/learn.md, "No preview of the deal")."""
+    if day_over(day, at):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return DailyTry.objects.filter(
+        day=day, variant=variant, user_id=user.pk, match__status=Match.Status.FINISHED
+    ).exists()
 
 
 @dataclass(frozen=True)
@@ -217,15 +283,20 @@ class MonthEntry:
     days: int
 
 
-def month_board(year: int, month: int, variant: str) -> list[MonthEntry]:
-    """The month's board of a variant: each player's gains over the field, added up, best first."""
+def month_board(year: int, month: int, variant: str, *, at: datetime | None = None) -> list[MonthEntry]:
+    """The month's board of a variant: each player's gains over the field, added up, best first.
+
+    Only the days that are over (at ``at``, default now) and only ranked tries: a day still being
+    played shows nothing of its results to anyone (docs/learn.md, "No preview of the deal")."""
     lower_wins = rules_for(variant).lower_wins
     first = date(year, month, 1)
-    last = date(year, month, calendar.monthrange(year, month)[1])
-    tries = _scored_tries(variant=variant, day__gte=first, day__lte=last)
+    yesterday = date.fromordinal(today(at).toordinal() - 1)
+    last = min(date(year, month, calendar.monthrange(year, month)[1]), yesterday)
+    tries = _scored_tries(variant=variant, day__gte=first, day__lte=last, unranked="")
     by_day: dict[date, list[tuple[int, str, int]]] = {}
-    for day, user_id, name, points, _match_id in tries:
-        by_day.setdefault(day, []).append((user_id, name, points))
+    for item in tries:
+        if not item.unranked:
+            by_day.setdefault(item.day, []).append((item.user_id, item.username, item.points))
     gains: dict[int, float] = {}
     days: dict[int, int] = {}
     names: dict[int, str] = {}

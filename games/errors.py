@@ -240,6 +240,14 @@ class DailyNoSuchDealError(GameError):
     default_message = "there is no deal of the day for this variant"
 
 
+class DailyAnalysisSealedError(GameError):
+    """The analysis of a deal of the day's try waits for the end of its day (UTC), as its seed and
+    replay do: no preview of the deal through the analysis (docs/learn.md)."""
+
+    code = "daily_analysis_sealed"
+    default_message = "the analysis of a deal of the day opens when the day is over, with its seed and replay"
+
+
 class DailySealedError(GameError):
     """A deal of the day's seed, record and replays wait for the end of its day (UTC)."""
 
@@ -258,6 +266,7 @@ __all__ = [
     "ChatSilencedError",
     "ChatTooLongError",
     "DailyAlreadyPlayedError",
+    "DailyAnalysisSealedError",
     "DailyNoSuchDealError",
     "DailySealedError",
     "GameError",

@@ -15,7 +15,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import engine, protocol
+from games import engine, i18n_rules, protocol
 from games.models import Match, Seat
 from games.services import TURN_SECONDS_RANGE
 
@@ -47,14 +47,16 @@ def _option_field(spec: dict[str, Any]) -> forms.Field:
     # The engine's English words, translated when the catalog has them (games/i18n_rules.py).
     common: dict[str, Any] = {
         "label": gettext(label),
-        "help_text": gettext(spec["help"]),
+        # Its rule ids as a tag after the sentence (i18n_rules.help_text).
+        "help_text": i18n_rules.help_text(spec["help"]),
         "initial": spec["default"],
     }
     kind = spec["type"]
     if spec.get("choices") is not None:
-        choices = [(value, str(value)) for value in spec["choices"]]
+        # Word values in the page's language ("shared" -> "wspólna wygrana"), never the code.
+        choices = [(value, i18n_rules.option_value(str(value))) for value in spec["choices"]]
         if spec["nullable"]:
-            choices.insert(0, ("", "—"))
+            choices.insert(0, ("", i18n_rules.empty_value(spec["name"])))
         return forms.TypedChoiceField(
             choices=choices,
             coerce=int if kind == "int" else str,
@@ -101,7 +103,7 @@ class RoomForm(forms.Form):
         for spec in self.specs:
             if spec["name"] == SEATS_OPTION:
                 seats = self.fields["seats"]
-                seats.help_text = gettext(spec["help"])
+                seats.help_text = i18n_rules.help_text(spec["help"])
                 seats.widget.attrs.update(_bounds(spec))
                 continue
             self.fields[OPTION_PREFIX + spec["name"]] = _option_field(spec)

@@ -6,7 +6,7 @@ site's side, from the code and the error's structured fields (``card``, ``cards`
 ``needed``, ``phase``, ``rule``, ...), in the language of the socket or page that asked:
 
 >>> translated_message("opening_too_low", {"points": 29, "needed": 51, "rule": "R51-31"}, "pl")
-'Twoje wyłożenie jest warte 29 pkt; potrzeba co najmniej 51. (R51-31)'
+'Twoje wyłożenie jest warte 29 pkt; potrzeba co najmniej 51.'
 >>> translated_message("not_your_turn", {}, "ro")
 'Nu este rândul tău.'
 
@@ -136,6 +136,9 @@ MESSAGES: dict[str, str] = {
     # --- deal of the day ---
     "daily_already_played": gettext_noop("You have already played this deal of the day: one try per day."),
     "daily_no_such_deal": gettext_noop("There is no deal of the day for this variant."),
+    "daily_analysis_sealed": gettext_noop(
+        "The analysis of a deal of the day opens when the day is over (UTC), with its seed and replay."
+    ),
     "daily_sealed": gettext_noop(
         "The deal of the day is sealed until the day is over (UTC): its record, replay and seed come then."
     ),
@@ -181,7 +184,8 @@ def translated_message(code: str, fields: Mapping[str, Any] | None, language: st
     """The message of error ``code`` in ``language`` ("pl", "ro", "en"; None: the active one).
 
     ``fields`` are the error's structured fields (an error frame itself will do: its ``message``
-    is the English fallback for a code this module does not know, and its ``rule`` is appended).
+    is the English fallback for a code this module does not know; its ``rule`` is not put in the
+    sentence: pages and the table show it beside it, as a tag).
     """
     fields = fields or {}
     message = str(fields.get("message") or "")
@@ -199,7 +203,7 @@ def translated_message(code: str, fields: Mapping[str, Any] | None, language: st
         text = messages.fill(translation.gettext(MESSAGES[key]), fields)
         if text is None:  # a translation naming a field not given
             text = translation.gettext(MESSAGES[code]) if code in MESSAGES else message
-    return messages.with_rule(text, fields)
+    return text  # the rule id is shown apart, as a tag beside the sentence (docs/i18n.md)
 
 
 def localize_error_frame(frame: Mapping[str, Any], language: str | None) -> dict[str, Any]:

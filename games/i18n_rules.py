@@ -9,8 +9,10 @@ catalog (a table with other numbers) is shown in English. Regenerate with
 """
 
 # ruff: noqa: E501  (the texts are the engine's, one string each, as makemessages extracts them)
+import re
 from typing import Any
 
+from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games.card_labels import card_label
@@ -232,6 +234,54 @@ OPTION_VALUES = {
 def option_value(value: str) -> str:
     """An option's word value in the active language (``OPTION_VALUES``); numbers as they are."""
     return gettext(OPTION_VALUES[value]) if value in OPTION_VALUES else value
+
+
+#: What an empty value of an option means, as its help says ("empty: all"); "none" otherwise.
+EMPTY_VALUES = {
+    "row_visible_depth": gettext_noop("the whole row"),
+    "rounds": gettext_noop("no round limit"),
+    "target": gettext_noop("no target"),
+}
+
+
+def empty_value(option: str) -> str:
+    """The words for an option left empty, in the active language."""
+    return gettext(EMPTY_VALUES.get(option, OPTION_VALUES["none"]))
+
+
+_RULE_ID = r"(?:R51|RMI|R40|R500|GIN|OKL|K108)-Q?\d+"
+_RULE_LIST = rf"{_RULE_ID}(?:(?:, |/){_RULE_ID}|/Q?\d+)*"
+#: Rule ids in a sentence: a whole "(GIN-23)", "(R40-5, R40-Q2: " opening a parenthesis, or
+#: ", OKL-7)" closing one.
+_RULE_GROUPS = (
+    re.compile(rf"\s?\(({_RULE_LIST})\)"),
+    re.compile(rf"(?<=\()({_RULE_LIST}): "),
+    re.compile(rf", ({_RULE_LIST})(?=\))"),
+)
+
+
+def split_rules(text: str) -> tuple[str, tuple[str, ...]]:
+    """A sentence with its rule ids taken out, and the ids (shown apart, as a tag).
+
+    >>> split_rules("The game ends when a player's score reaches this many points (GIN-23).")
+    ("The game ends when a player's score reaches this many points.", ('GIN-23',))
+    >>> split_rules("What an ace counts (R40-5, R40-Q2: 11 by default).")
+    ('What an ace counts (11 by default).', ('R40-5', 'R40-Q2'))
+    """
+    rules: list[str] = []
+    for pattern in _RULE_GROUPS:
+        rules += [rule for match in pattern.finditer(text) for rule in match.group(1).split(", ")]
+        text = pattern.sub("", text)
+    return text, tuple(rules)
+
+
+def help_text(english: str) -> str:
+    """An option's help (the engine's English) in the active language, its rule ids as a tag
+    after the sentence rather than inside it (docs/i18n.md: the rules' own words)."""
+    sentence, rules = split_rules(gettext(english))
+    if not rules:
+        return sentence
+    return format_html('{} <small class="rule-ref">{}</small>', sentence, ", ".join(rules))
 
 
 #: The sentence of each kind of score-line note (games/engine/notes.py, ``NOTE_KINDS``): the

@@ -73,14 +73,6 @@ def fill(text: str, fields: Mapping[str, Any]) -> str | None:
         return None
 
 
-def with_rule(text: str, fields: Mapping[str, Any]) -> str:
-    """The rule id appended, as the engine's own messages do, unless the text names it."""
-    rule = fields.get("rule")
-    if isinstance(rule, str) and rule and rule not in text:
-        return f"{text} ({rule})"
-    return text
-
-
 def word(frame: Mapping[str, Any], catalog: Mapping[str, str]) -> str:
     """An error frame's message from ``catalog`` (key -> text, in the reader's language, as
     ``i18n_errors.MESSAGES`` names them); the frame's own (English) message where no text fits."""
@@ -92,7 +84,7 @@ def word(frame: Mapping[str, Any], catalog: Mapping[str, str]) -> str:
     text = fill(catalog[key], frame)
     if text is None:
         text = catalog.get(code) or message
-    return with_rule(text, frame)
+    return text  # the rule id is shown apart, as a tag beside the sentence (docs/i18n.md)
 
 
-__all__ = ["card_label", "display_fields", "fill", "template_key", "with_rule", "word"]
+__all__ = ["card_label", "display_fields", "fill", "template_key", "word"]

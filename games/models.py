@@ -659,6 +659,21 @@ class DailyTry(models.Model):
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="daily_try")
     created = models.DateTimeField(auto_now_add=True)
 
+    class Unranked(models.TextChoices):
+        """Why a try is not ranked, decided when it starts (docs/learn.md, "One ranked try per
+        person"). A try the stand-in played part of is not ranked either; that one is read from
+        its moves (``games.daily``), as it can happen at any time of the try."""
+
+        RANKED = "", "ranked"
+        SECOND_ACCOUNT = "second_account", "another account of the same browser or address played first"
+        NEW_ACCOUNT = "new_account", "an account made on the day of the deal"
+
+    unranked = models.CharField(max_length=16, choices=Unranked.choices, default="", blank=True)
+    #: What the site could tell of the person at the start of the try (``accounts.signins``): the
+    #: browser's id and the HMAC of the address; compared with other accounts' tries of the deal.
+    browser = models.CharField(max_length=64, default="", blank=True)
+    address = models.CharField(max_length=64, default="", blank=True)
+
     class Meta:
         ordering = ("day", "variant", "pk")
         constraints = (

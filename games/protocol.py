@@ -97,7 +97,40 @@ def read_json(
         raise MalformedMessageError("not JSON") from error
     if nesting(data, limit=max_nesting) > max_nesting:
         raise MalformedMessageError(f"nested too deeply (at most {max_nesting} levels)")
+    # JSON can carry NUL only as the escape \u0000 (a raw control character is not JSON): only a
+    # text holding that escape is walked. The database cannot store NUL, and no field needs it.
+    escaped = "\\u0000" in text if isinstance(text, str) else b"\\u0000" in text
+    if escaped and holds_nul(data):
+        raise MalformedMessageError(NUL_REFUSED)
     return data
+
+
+#: Why a message or a request holding NUL (U+0000) is refused (docs/protocol.md, "Limits").
+NUL_REFUSED = "a NUL character (U+0000) is not allowed"
+
+
+def holds_nul(value: Any) -> bool:
+    """Whether a NUL character is in any string of a JSON value, keys included (no recursion).
+
+    >>> holds_nul({"type": "chat", "text": "hi"}), holds_nul({"a": ["x", {"b" + chr(0): 1}]})
+    (False, True)
+    >>> read_json(json.dumps({"type": "chat_mute", "name": "a" + chr(0)}))
+    Traceback (most recent call last):
+    ...
+    games.protocol.MalformedMessageError: a NUL character (U+0000) is not allowed
+    """
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def nesting(value: Any, *, limit: int) -> int:
@@ -435,6 +468,7 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_NESTING",
     "MAX_REPORT_REASON",
+    "NUL_REFUSED",
     "ROOM_COMMANDS",
     "SEAT_COMMANDS",
     "Command",
@@ -450,6 +484,7 @@ __all__ = [
     "decode_command",
     "decode_room_command",
     "error_frame",
+    "holds_nul",
     "nesting",
     "read_json",
     "rematch_frame",

@@ -13,7 +13,7 @@ from datetime import datetime
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from games import services
+from games import offload, services
 from games.errors import MatchNotFoundError, NotBotTurnError, RoundPauseError, StaleVersionError
 
 _TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -94,8 +94,9 @@ def resume_tables() -> int:
 )
 def round_analyse(analysis_id: int) -> str:
     """Compute the analysis of a finished round asked for on its replay (``services.analysis_run``):
-    ``done``, ``already`` (a duplicate) or ``gone``."""
-    return services.analysis_run(analysis_id=analysis_id)
+    ``done``, ``already`` (a duplicate) or ``gone``. Under the embedded worker, in a child
+    process of the server (``games.offload.background``)."""
+    return offload.background(services.analysis_run, analysis_id=analysis_id)
 
 
 @shared_task(**_TASK_OPTIONS)
@@ -116,7 +117,7 @@ def puzzles_step(batch_id: int, games: int) -> bool:
     puzzles stored), then the next step is queued; a stale step (another ran) does nothing."""
     from games.services import puzzles
 
-    more = puzzles.puzzle_batch_step(batch_id=batch_id, games=games)
+    more = offload.background(puzzles.puzzle_batch_step, batch_id=batch_id, games=games)
     if more:
         puzzles_step.apply_async((batch_id, games + puzzles.GAMES_PER_STEP))
     return more

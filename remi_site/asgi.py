@@ -24,6 +24,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games import broadcast, servers  # noqa: E402
+from games.edges import NulHandshakeRefusal  # noqa: E402
 from games.limits import HandshakeLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from remi_site import embedded  # noqa: E402
@@ -32,10 +33,13 @@ router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Too many handshakes from one address are closed with 4409 before anything else is done
-        # (games/limits.py); a handshake whose Origin is not in ALLOWED_HOSTS, or that has none,
-        # is refused (no cross-site use).
+        # (games/limits.py); one holding a NUL character (a cookie, say) with 4400, before its
+        # session is read (games/edges.py); a handshake whose Origin is not in ALLOWED_HOSTS, or
+        # that has none, is refused (no cross-site use).
         "websocket": HandshakeLimit(
-            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            NulHandshakeRefusal(
+                AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

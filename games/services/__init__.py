@@ -47,7 +47,7 @@ from games.services.clock import (
     turn_overdue,
 )
 from games.services.core import bot_move_schedule, match_close, turn_timer_schedule
-from games.services.daily import daily_reveal, daily_start
+from games.services.daily import daily_reveal, daily_start, unranked_reason
 from games.services.moves import AlreadyApplied, bot_move_play, move_submit, turn_end_stuck
 from games.services.presence import (
     account_socket_close,
@@ -120,4 +120,5 @@ __all__ = [
     "turn_end_stuck",
     "turn_overdue",
     "turn_timer_schedule",
+    "unranked_reason",
 ]

@@ -4,16 +4,24 @@ replay by one of the match's players, computed by a Celery task with the engine'
 
 * Only a finished round: a round still being played is refused with ``round_in_play`` (its
   analysis would be computed from hidden cards the table has not shown).
+* A deal of the day's try only once its day is over (``daily_analysis_sealed`` before): its seed
+  is sealed until then, and the analysis must not preview the deal (docs/learn.md).
 * Only a player of the match (a seat of its room), for their own seat: ``not_seated`` otherwise.
 * Asking again is harmless: one analysis per round and seat; a failed one is queued again.
+* Limits: an account asks for at most ``ANALYSES_PER_ACCOUNT_PER_HOUR`` new analyses an hour
+  (``analysis_rate_limited``), and none is queued while ``ANALYSES_WAITING`` wait or run on the
+  site (``analysis_queue_full``).
 * Seeded by the round's revealed seed and the seat, so the same round gives the same analysis.
 """
 
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from functools import partial
+from math import ceil
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -21,7 +29,14 @@ from django.utils import timezone
 
 from games import engine, records, selectors
 from games.engine.analysis import analyse_round
-from games.errors import NotSeatedError, RoundInPlayError, RoundNotFoundError
+from games.errors import (
+    AnalysisQueueFullError,
+    AnalysisRateLimitedError,
+    DailyAnalysisSealedError,
+    NotSeatedError,
+    RoundInPlayError,
+    RoundNotFoundError,
+)
 from games.models import Match, MoveRecord, RoundAnalysis
 from games.services.core import on_commit
 
@@ -36,12 +51,18 @@ def analysis_request(
     round_ = selectors.match_round(match_id=match.pk, number=number)
     if round_ is None:
         raise RoundNotFoundError()
+    if match.room.daily_sealed:
+        raise DailyAnalysisSealedError()
     if not round_.revealed_seed:
         raise RoundInPlayError(round=number)
     seat = selectors.seat_index_for(room_id=match.room_id, user=user)
     if seat is None:
         raise NotSeatedError("only the match's players may ask for an analysis of their round")
     with transaction.atomic():
+        existing = RoundAnalysis.objects.select_for_update().filter(round=round_, seat=seat).first()
+        if existing is not None and existing.status != RoundAnalysis.Status.FAILED:
+            return existing  # asking again costs nothing
+        _check_analysis_limits(user)
         analysis, created = RoundAnalysis.objects.select_for_update().get_or_create(
             round=round_,
             seat=seat,
@@ -55,6 +76,35 @@ def analysis_request(
             analysis.save(update_fields=["status", "done"])
         on_commit(partial(_queue, analysis.pk))
     return analysis
+
+
+def _check_analysis_limits(user: AbstractBaseUser | AnonymousUser | None) -> None:
+    """Refuse a new analysis past the account's hour (``ANALYSES_PER_ACCOUNT_PER_HOUR``: the
+    analyses it asked for in the last hour, whatever became of them) or when the site has
+    ``ANALYSES_WAITING`` analyses waiting or running (docs/learn.md, "Analysis of a round")."""
+    waiting = RoundAnalysis.objects.filter(
+        status__in=(RoundAnalysis.Status.PENDING, RoundAnalysis.Status.RUNNING)
+    ).count()
+    if waiting >= settings.ANALYSES_WAITING:
+        raise AnalysisQueueFullError(waiting=waiting)
+    if user is None or not user.is_authenticated:
+        return
+    limit = settings.ANALYSES_PER_ACCOUNT_PER_HOUR
+    since = timezone.now() - timedelta(hours=1)
+    asked = list(
+        RoundAnalysis.objects.filter(requested_by_id=user.pk, created__gte=since)
+        .order_by("-created")
+        .values_list("created", flat=True)[:limit]
+    )
+    if len(asked) >= limit:
+        # The oldest of the last ``limit`` stops counting an hour after it was asked for.
+        wait = max(1, int((asked[-1] + timedelta(hours=1) - timezone.now()).total_seconds()))
+        raise AnalysisRateLimitedError(
+            f"you have asked for {limit} analyses in the last hour: try again in {ceil(wait / 60)} min",
+            limit=limit,
+            minutes=ceil(wait / 60),
+            retry_after=wait,
+        )
 
 
 def analyses_unfinished() -> list[int]:

@@ -6,17 +6,24 @@ player at seat 0, ``daily.BOT_LEVEL`` bots in the others, one match dealt from t
 the live ones. ``services.core`` ends the match after its round, keeps the round's seed out of
 the database and of every frame. ``daily_reveal`` runs once a day is over (the sweep, and the
 daily pages): it ends the tries still being played, writes their rounds' seeds and makes their
-rooms public, so records, replays and ``/verify/`` open for everyone.
+rooms public, so records, replays and ``/verify/`` open for everyone; once a day it also forgets
+the sign-ins older than ``accounts.signins.SIGNIN_DAYS``. ``unranked_reason`` decides, when a try
+starts, whether it is ranked (docs/learn.md, "One ranked try per person").
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
+from accounts.models import SignIn
+from accounts.signins import SIGNIN_DAYS, signins_prune
 from games import daily, engine
 from games.errors import DailyAlreadyPlayedError, DailyNoSuchDealError
 from games.models import DailyTry, Match, Room, Round, Seat
@@ -29,8 +36,14 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def daily_start(*, user: User, variant: str, at: datetime | None = None) -> Match:
+def daily_start(
+    *, user: User, variant: str, at: datetime | None = None, browser: str = "", address: str = ""
+) -> Match:
     """Start ``user``'s one try at today's deal of ``variant``; the match being played.
+
+    ``browser`` and ``address``: what the site can tell of the person starting it (the browser's
+    id, the HMAC of the address: ``accounts.signins``); with the account's sign-ins they decide
+    whether the try is ranked (``unranked_reason``).
 
     Raises DailyNoSuchDealError for a variant without one, DailyAlreadyPlayedError when the
     account has a try at today's deal already (finished or not).
@@ -64,10 +77,49 @@ def daily_start(*, user: User, variant: str, at: datetime | None = None) -> Matc
                 ]
             )
             match = match_start(room=room, secret=daily.day_secret(day, variant))
-            DailyTry.objects.create(user=user, day=day, variant=variant, match=match)
+            DailyTry.objects.create(
+                user=user,
+                day=day,
+                variant=variant,
+                match=match,
+                browser=browser,
+                address=address,
+                unranked=unranked_reason(
+                    user=user, day=day, variant=variant, browser=browser, address=address
+                ),
+            )
     except IntegrityError as error:  # a second try sent at the same moment
         raise DailyAlreadyPlayedError(day=day.isoformat(), variant=variant) from error
     return match
+
+
+def unranked_reason(*, user: User, day: date, variant: str, browser: str = "", address: str = "") -> str:
+    """Why a try ``user`` starts now at the deal of ``day`` and ``variant`` is not ranked, or ""
+    (docs/learn.md, "One ranked try per person"):
+
+    * ``second_account``: another account played this deal first from a browser or an address
+      this account has used: the one it starts from, or one it signed in from in the last
+      ``SIGNIN_DAYS`` days. The other account's places are its sign-ins of those days and the
+      places it started its try from.
+    * ``new_account``: the account was made on the day of the deal (UTC).
+    """
+    since = timezone.now() - timedelta(days=SIGNIN_DAYS)
+    mine = SignIn.objects.filter(user=user, at__gte=since)
+    browsers = {value for value in [browser, *mine.values_list("browser", flat=True)] if value}
+    addresses = {value for value in [address, *mine.values_list("address", flat=True)] if value}
+    others = DailyTry.objects.filter(day=day, variant=variant).exclude(user=user)
+    if browsers or addresses:
+        seen_together = (
+            SignIn.objects.filter(Q(browser__in=browsers) | Q(address__in=addresses), at__gte=since)
+            .exclude(user=user)
+            .values("user_id")
+        )
+        shared = Q(user_id__in=seen_together) | Q(browser__in=browsers) | Q(address__in=addresses)
+        if others.filter(shared).exists():
+            return DailyTry.Unranked.SECOND_ACCOUNT
+    if daily.today(user.date_joined) >= day:
+        return DailyTry.Unranked.NEW_ACCOUNT
+    return DailyTry.Unranked.RANKED
 
 
 def daily_reveal(*, at: datetime | None = None) -> int:
@@ -77,6 +129,9 @@ def daily_reveal(*, at: datetime | None = None) -> int:
     Idempotent and cheap when there is nothing to do (one indexed query).
     """
     today = daily.today(at)
+    # Once a day (any process): forget the sign-ins older than the rule looks back.
+    if cache.add(f"remi:signins-pruned:{today.isoformat()}", 1, timeout=2 * 24 * 3600):
+        signins_prune()
     rooms = list(
         Room.objects.filter(daily_day__lt=today, join_code__isnull=False).values_list("pk", flat=True)
     )

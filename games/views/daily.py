@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.signins import address_key, browser_id
 from games import daily, services
 from games.views.common import run_service
 
@@ -47,7 +48,14 @@ def daily_index(request: HttpRequest) -> HttpResponse:
 def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
     """``POST /daily/<variant>/play/``: start your one try at today's deal; the table, or back to
     /daily/ with the reason (``daily_already_played``, ``daily_no_such_deal``)."""
-    match = run_service(request, services.daily_start, user=cast("User", request.user), variant=variant)
+    match = run_service(
+        request,
+        services.daily_start,
+        user=cast("User", request.user),
+        variant=variant,
+        browser=browser_id(request),
+        address=address_key(request),
+    )
     if match is None:
         return redirect("daily")
     return redirect("match", match_id=match.pk)
@@ -76,6 +84,8 @@ def daily_day(request: HttpRequest, day: str) -> HttpResponse:
             {
                 "variant": variant,
                 "title": title,
+                # Before the day is over, only to those who have finished their own try of it.
+                "open": daily.board_open(when, variant, request.user),
                 "board": board,
                 "commitment": daily.deal_commitment(when, variant),
                 "revealed": daily.revealed(when, variant),

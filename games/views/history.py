@@ -31,6 +31,9 @@ from games.analysis_text import decision_words
 from games.engine import analysis as engine_analysis
 from games.engine import verify_record
 from games.errors import (
+    AnalysisQueueFullError,
+    AnalysisRateLimitedError,
+    DailyAnalysisSealedError,
     DailySealedError,
     GameError,
     NotSeatedError,
@@ -169,15 +172,14 @@ def _client(request: HttpRequest) -> dict[str, Any]:
 
 def _refused(request: HttpRequest, error: GameError, *, json_wanted: bool = False) -> HttpResponse:
     """A replay or a check refused by its limits: JSON for the replay's script, a page else."""
-    status = (
-        503 if isinstance(error, ReplayBusyError) else 413 if isinstance(error, ReplayTooLongError) else 429
-    )
+    # replay_busy and the rate limits: 429, with Retry-After (a 5xx would be logged as a server error).
+    status = 413 if isinstance(error, ReplayTooLongError) else 429
     body = {**error.to_dict(), "message": error_text(error)}
     if json_wanted:
         response: HttpResponse = JsonResponse(body, status=status)
     else:
         response = render(request, "games/refused.html", {"error": body}, status=status)
-    if retry := error.fields.get("retry_after"):
+    if retry := error.fields.get("retry_after", 1 if isinstance(error, ReplayBusyError) else None):
         response["Retry-After"] = str(retry)
     return response
 
@@ -324,26 +326,31 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
     """``/matches/<id>/rounds/<n>/analysis/``: GET, the analyses this viewer may read (JSON, polled
     by the replay while one runs); POST, "Analyse my round" (a player of the match, a finished
     round): queues it and answers with the same JSON, or goes back to the replay without scripts.
-    Refusals carry the error's code: ``round_in_play`` (409), ``not_seated`` (403), 404 else."""
+    Refusals carry the error's code: ``round_in_play`` (409), ``not_seated`` and
+    ``daily_analysis_sealed`` (403: a deal of the day's try before its day is over),
+    ``analysis_rate_limited`` and ``analysis_queue_full`` (429), 404 else."""
     match = _visible_match(request, match_id)
     wants_json = "application/json" in request.headers.get("Accept", "")
     if request.method == "POST":
         try:
             services.analysis_request(match_id=match.pk, number=number, user=request.user)
         except GameError as error:
-            status = (
-                409
-                if isinstance(error, RoundInPlayError)
-                else 403
-                if isinstance(error, NotSeatedError)
-                else 404
-            )
+            status = 404
+            if isinstance(error, RoundInPlayError):
+                status = 409
+            elif isinstance(error, NotSeatedError | DailyAnalysisSealedError):
+                status = 403
+            elif isinstance(error, AnalysisRateLimitedError | AnalysisQueueFullError):
+                status = 429
             body = {**error.to_dict(), "message": error_text(error)}
             return JsonResponse(body, status=status)
         if not wants_json:
             return redirect(reverse("round_replay", args=(match.pk, number)))
     elif request.method != "GET":
         return HttpResponse(status=405)
+    if match.room.daily_sealed:
+        sealed = DailyAnalysisSealedError()
+        return JsonResponse({**sealed.to_dict(), "message": error_text(sealed)}, status=403)
     round_ = selectors.match_round(match_id=match.pk, number=number)
     if round_ is None or not round_.revealed_seed:
         refusal = RoundInPlayError(round=number)

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -62,6 +63,8 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
 
 def room_join(request: HttpRequest, code: str) -> HttpResponse:
     room = room_or_404(join_code=code)
+    if room.daily_day is not None and not is_member(room, request.user):
+        raise Http404("no such room")  # a deal of the day's try is its player's alone
     return _room_page(request, room, code=room.join_code or "")
 
 
@@ -136,8 +139,10 @@ def _room_page(request: HttpRequest, room: Room, *, code: str) -> HttpResponse:
         "full": all(not seat["free"] for seat in card["seats"]),
         "latest_match_id": selectors.room_latest_match_id(room_id=room.pk),
         "bot_levels": Seat.BotLevel.choices,
+        # A deal of the day's room (docs/learn.md): one try, one player; nothing to share or start.
+        "daily": room.daily_day is not None,
         "join_url": request.build_absolute_uri(reverse("room_join", args=[room.join_code]))
-        if room.join_code
+        if room.join_code and room.daily_day is None
         else "",
     }
     return render(request, "games/room.html", context)
@@ -183,9 +188,9 @@ def _table_rules(room: Room, rules: engine.Rules) -> dict[str, Any]:
         options.append(
             {
                 "name": spec["name"].replace("_", " "),
-                "help": _(spec["help"]),
-                "value": _option_value(value),
-                "default": _option_value(spec["default"]),
+                "help": i18n_rules.help_text(spec["help"]),
+                "value": _option_value(value, spec["name"]),
+                "default": _option_value(spec["default"], spec["name"]),
                 "changed": value != spec["default"],
             }
         )
@@ -199,15 +204,19 @@ def _table_rules(room: Room, rules: engine.Rules) -> dict[str, Any]:
     }
 
 
-def _option_value(value: Any) -> str:
+def _option_value(value: Any, name: str) -> str:
     if value is None:
-        return _("none")
+        return i18n_rules.empty_value(name)  # what empty means for this option ("the whole row")
     return _("yes") if value is True else _("no") if value is False else i18n_rules.option_value(str(value))
 
 
 def _end_condition(rules: engine.Rules) -> str:
     """When the match ends and who wins: each rule set says it in its own words."""
-    return i18n_rules.end_condition(rules)  # in the page's language, with the table's numbers
+    # In the page's language, with the table's numbers; its rule ids as a tag after the sentence.
+    sentence, rules_cited = i18n_rules.split_rules(i18n_rules.end_condition(rules))
+    if not rules_cited:
+        return sentence
+    return format_html('{} <small class="rule-ref">{}</small>', sentence, ", ".join(rules_cited))
 
 
 def _options_summary(rules: engine.Rules) -> str:
@@ -217,7 +226,7 @@ def _options_summary(rules: engine.Rules) -> str:
         if spec["name"] == "max_players":
             continue  # shown as the seats
         value = rules.options.get(spec["name"])
-        shown = "—" if value is None else _option_value(value)
+        shown = _option_value(value, spec["name"])
         label = _(spec["name"].replace("_", " ").capitalize()).lower()
         parts.append(f"{label} {shown}")
     return " · ".join(parts)

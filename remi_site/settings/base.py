@@ -70,6 +70,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A request holding a NUL character is refused before anything reads it (games/edges.py).
+    "games.edges.NulRefusalMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -78,6 +80,8 @@ MIDDLEWARE = [
     # Django's LocaleMiddleware, after authentication: a logged-in player's stored language wins,
     # then the switcher's cookie, then Accept-Language (accounts/middleware.py).
     "accounts.middleware.PlayerLocaleMiddleware",
+    # Gives a browser its id cookie when a sign-in or a deal of the day needed one (accounts/signins.py).
+    "accounts.signins.BrowserIdMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: turns a lockout into the 429 page.

@@ -70,6 +70,25 @@ const RANK_NAMES = {
   K: () => pt("rank", "king"),
 };
 
+// The ranks as the object of a verb ("you discarded the seven of hearts"): Polish puts them in the
+// accusative (siódemkę, damę, asa, króla, waleta); Romanian and English use the same words as
+// above. Each language's catalog holds its own forms (docs/i18n.md, cards in sentences).
+const RANK_NAMES_ACC = {
+  A: () => pt("rank, accusative", "ace"),
+  2: () => pt("rank, accusative", "two"),
+  3: () => pt("rank, accusative", "three"),
+  4: () => pt("rank, accusative", "four"),
+  5: () => pt("rank, accusative", "five"),
+  6: () => pt("rank, accusative", "six"),
+  7: () => pt("rank, accusative", "seven"),
+  8: () => pt("rank, accusative", "eight"),
+  9: () => pt("rank, accusative", "nine"),
+  T: () => pt("rank, accusative", "ten"),
+  J: () => pt("rank, accusative", "jack"),
+  Q: () => pt("rank, accusative", "queen"),
+  K: () => pt("rank, accusative", "king"),
+};
+
 const SUIT_NAMES = {
   S: () => pt("suit", "spades"),
   H: () => pt("suit", "hearts"),
@@ -89,10 +108,11 @@ export function meldKind(kind) {
 
 const CARD_RE = /^(?:([2-9TJQKA])([SHDC])|(JK))(?:#\d+)?(?:\(([2-9TJQKA])([SHDC])\))?$/;
 
-/** "7" -> "seven" / "siódemka" / "șapte"; "T" or "10" -> the ten. */
-export function rankName(rank) {
+/** "7" -> "seven" / "siódemka" / "șapte"; "T" or "10" -> the ten. `form` "acc": as an object. */
+export function rankName(rank, form) {
   const key = rank === "10" ? "T" : String(rank).toUpperCase();
-  return RANK_NAMES[key] ? RANK_NAMES[key]() : String(rank);
+  const names = form === "acc" ? RANK_NAMES_ACC : RANK_NAMES;
+  return names[key] ? names[key]() : String(rank);
 }
 
 /** "H" -> "hearts" / "kier" / "inimă roșie". */
@@ -104,14 +124,16 @@ export function suitName(suit) {
 /**
  * A card's spoken name in the page's language, from the engine's notation:
  * cardName("7H") -> "seven of hearts" / "siódemka kier" / "șapte de inimă roșie";
- * "JK#2(5D)" -> "joker as five of diamonds"; a copy number ("#2") is not spoken.
+ * "JK#2(5D)" -> "joker as five of diamonds"; a copy number ("#2") is not spoken. `form` "acc":
+ * the card as the object of a verb (Polish "odrzucasz siódemkę kier", "jokera jako piątkę karo").
  */
-export function cardName(text) {
+export function cardName(text, form) {
   const m = CARD_RE.exec(String(text));
   if (!m) return String(text);
+  const context = form === "acc" ? "card, accusative" : "card";
   if (m[3]) {
-    if (!m[4]) return pt("card", "joker");
-    return pt("card", "joker as %(card)s", { card: cardName(m[4] + m[5]) });
+    if (!m[4]) return pt(context, "joker");
+    return pt(context, "joker as %(card)s", { card: cardName(m[4] + m[5], form) });
   }
-  return pt("card", "%(rank)s of %(suit)s", { rank: rankName(m[1]), suit: suitName(m[2]) });
+  return pt("card", "%(rank)s of %(suit)s", { rank: rankName(m[1], form), suit: suitName(m[2]) });
 }

@@ -100,7 +100,7 @@ def remik_turn(page: Any, *, drag: bool = False) -> None:
         press(page, "use-opening")
         assert page.locator(".draft-meld").count() == len(opening["melds"])
         if not press(page, "submit"):  # refused (a first turn): the reason is shown; clear it
-            assert page.locator("#move-error code").count() == 1
+            assert page.locator("#move-error[data-code]").count() == 1
             press(page, "clear")
         view = frame(page)["view"]
         you = view["you"]

@@ -138,6 +138,7 @@ def test_application_error_codes_are_pinned() -> None:
         "ChatSilencedError": "chat_silenced",
         "ChatTooLongError": "chat_too_long",
         "DailyAlreadyPlayedError": "daily_already_played",
+        "DailyAnalysisSealedError": "daily_analysis_sealed",
         "DailyNoSuchDealError": "daily_no_such_deal",
         "DailySealedError": "daily_sealed",
         "GameError": "game_error",

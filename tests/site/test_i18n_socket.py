@@ -105,7 +105,7 @@ async def test_a_polish_players_refused_opening_carries_its_numbers() -> None:
         "type": "error",
         "id": "c2",
         "code": "opening_too_low",
-        "message": "Twoje wyłożenie jest warte 9 pkt; potrzeba co najmniej 51. (R51-31)",
+        "message": "Twoje wyłożenie jest warte 9 pkt; potrzeba co najmniej 51.",
         "rule": "R51-31",
         "points": 9,
         "needed": 51,

@@ -195,12 +195,12 @@ def test_one_replay_at_a_time_per_address_and_per_account(ala: Any) -> None:
     record = drawing_round(10)
     with limits.replay_slot(address="10.4.0.1", account=None):
         busy = post_record(Client(), record, address="10.4.0.1")
-        assert busy.status_code == 503
+        assert busy.status_code == 429
         assert 'data-code="replay_busy"' in busy.content.decode()
         assert post_record(Client(), record, address="10.4.0.2").status_code == 200
     assert post_record(Client(), record, address="10.4.0.1").status_code == 200
     with limits.replay_slot(address="10.4.0.9", account=ala.pk):
-        assert post_record(client_for(ala), record, address="10.4.0.3").status_code == 503
+        assert post_record(client_for(ala), record, address="10.4.0.3").status_code == 429
 
 
 def test_the_replay_is_built_in_a_child_process_not_in_the_server(long_record: dict[str, Any]) -> None:

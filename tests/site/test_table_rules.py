@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.utils.html import strip_tags
 
-from games import engine
+from games import engine, i18n_rules
 from tests.site.site_helpers import client_for, make_room
 
 pytestmark = pytest.mark.django_db
@@ -116,7 +116,12 @@ def test_every_variant_has_its_rules_in_plain_words_on_the_room_page(ala: Any, v
 
     assert rules.summary
     assert rules.summary in page
+    # Each sentence with its rule ids beside it as a tag, not inside it (docs/i18n.md).
     for spec in type(rules).option_specs():
         if spec["name"] != "max_players":
-            assert spec["help"] in page
-    assert rules.end_condition() in page
+            sentence, cited = i18n_rules.split_rules(spec["help"])
+            assert sentence in page
+            assert all(rule in page for rule in cited)
+    sentence, cited = i18n_rules.split_rules(rules.end_condition())
+    assert sentence in page
+    assert all(rule in page for rule in cited)

@@ -48,8 +48,8 @@ export function isRed(suit) {
  * "queen of hearts", "joker", "joker as five of diamonds" — in the page's language (i18n.js:
  * "dama kier", "damă de inimă roșie"); screen readers speak it as the card's name.
  */
-export function cardName(text) {
-  return spokenName(text);
+export function cardName(text, form) {
+  return spokenName(text, form);
 }
 
 /** What is printed on the card: {rank: "10", suit: "♥", red: true}; a joker prints "★". */

@@ -12,11 +12,11 @@ import * as Draft from "./draft.js";
 import { installDrag } from "./drag.js";
 import { familyOf, takeAlone } from "./families/index.js";
 import { DRAWERS, drawerHead, renderHelp, renderLog, renderSeats, renderTopBar } from "./layout.js";
-import { seatName } from "./widgets.js";
 import * as Rack from "./rack.js";
 import { mount as mountRematch } from "./rematch.js";
 import {
   describeEvents,
+  describeStandin,
   facts,
   formatSeconds,
   renderBanner,
@@ -647,12 +647,11 @@ function logLine(frame) {
   if (!events.length) return null;
   const actorSeat = events.find((e) => typeof e.seat === "number" && e.kind !== "turn");
   const standin = frame.actor === "standin" && actorSeat !== undefined;
-  // A stand-in's move for this very seat is told as someone else's ("Ala discarded …"), not as "you …".
-  const view = standin ? { ...frame.view, seat: null } : frame.view;
-  const said = describeEvents(view, events);
+  // A stand-in's move is told in the third person with the bot as its subject ("the bot for Ala
+  // discards …"), even for this very seat: never "you …", and the name only once.
+  const said = standin ? describeStandin(frame.view, actorSeat.seat, events) : describeEvents(frame.view, events);
   if (!said) return null;
-  let text = said.charAt(0).toUpperCase() + said.slice(1) + ".";
-  if (standin) text = `${t("bot for %(name)s", { name: seatName(frame.view, actorSeat.seat) })}: ${text}`;
+  const text = said.charAt(0).toUpperCase() + said.slice(1) + ".";
   return { version: frame.version, text, standin, kind: actorSeat ? actorSeat.kind : "" };
 }
 
@@ -715,7 +714,7 @@ function onFrame(frame) {
   } else if (frame.type === "error" && frame.code !== "rate_limited") {
     // Nothing was applied: keep the move being built so it can be corrected. (A rate-limited
     // command was not read; the connection sends it again by itself.)
-    model.error = { code: frame.code, message: frame.message };
+    model.error = { code: frame.code, message: frame.message, rule: frame.rule || null };
     model.errorAt = model.pendingAt;
     model.wantSlot = null;
   }

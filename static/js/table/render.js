@@ -258,7 +258,7 @@ export function renderBoard(model, f, act) {
         const classes = coming ? (i === pickedIndex ? "picked" : "along") : "";
         const canTake = takeable.includes(c) && !f.taking;
         const el = canTake
-          ? cardEl(c, { key: `take:${c}`, label: t("take %(card)s from the discards", { card: cardName(c) }), onclick: () => (alone ? act.take(c) : act.startTake(c)),
+          ? cardEl(c, { key: `take:${c}`, label: t("take %(card)s from the discards", { card: cardName(c, "acc") }), onclick: () => (alone ? act.take(c) : act.startTake(c)),
               classes: `${classes} takeable`, disabled: !f.canAct, drag: `take:${c}` })
           : cardEl(c, { classes });
         return h("li", {}, el);
@@ -284,7 +284,7 @@ export function renderBoard(model, f, act) {
   const canDrop = f.turnOpen && f.moves.includes("discard");
   const here = canDrop && one !== null && discardable.has(faceOf(one))
     ? button(t("Discard %(card)s here", { card: cardShort(one) }), () => act.discard("discard"),
-        { key: "discard-here", cls: "small discard-here", disabled: !f.canAct, ariaLabel: t("Discard %(card)s", { card: cardName(one) }) })
+        { key: "discard-here", cls: "small discard-here", disabled: !f.canAct, ariaLabel: t("Discard %(card)s", { card: cardName(one, "acc") }) })
     : null;
   return [
     h("h2", { class: "visually-hidden" }, t("Table")),
@@ -501,8 +501,17 @@ export function errorPlace(model, f) {
 /** The error box (#move-error) if the error belongs at `where`. */
 export function errorHere(model, f, where) {
   if (errorPlace(model, f) !== where) return null;
-  return h("div", { class: "error", id: "move-error", role: "alert", dataset: { at: where } },
-    model.error ? [h("strong", {}, t(model.error.message)), " ", h("code", {}, model.error.code)] : null);
+  // The refusal's code stays out of sight (data-code, for tests and tools); the player reads the
+  // sentence and, beside it, the rule id as a tag.
+  return h("div", { class: "error", id: "move-error", role: "alert", dataset: { at: where, code: model.error ? model.error.code : null } },
+    model.error ? [h("strong", {}, t(model.error.message)), ruleRef(model.error)] : null);
+}
+
+/** A refusal's rule id as a small tag beside its sentence (never the error's code; docs/i18n.md). */
+function ruleRef(error) {
+  const rule = error.rule;
+  if (!rule || String(error.message).includes(rule)) return null;
+  return [" ", h("small", { class: "rule-ref" }, rule)];
 }
 
 function renderOpening(model, f, act) {
@@ -557,8 +566,8 @@ function renderDraft(model, f, act) {
         h("span", { class: "draft-card" },
           cardEl(textOf(key) + (draft.declared[key] ? `(${draft.declared[key]})` : "")),
           h("span", { class: "shift" },
-            button("◀", () => act.shift(mi, ci, -1), { key: `shift:${mi}:${ci}:-1`, cls: "tiny", disabled: ci === 0, ariaLabel: t("move %(card)s left", { card: cardName(textOf(key)) }) }),
-            button("▶", () => act.shift(mi, ci, 1), { key: `shift:${mi}:${ci}:1`, cls: "tiny", disabled: ci === meld.length - 1, ariaLabel: t("move %(card)s right", { card: cardName(textOf(key)) }) })),
+            button("◀", () => act.shift(mi, ci, -1), { key: `shift:${mi}:${ci}:-1`, cls: "tiny", disabled: ci === 0, ariaLabel: t("move %(card)s left", { card: cardName(textOf(key), "acc") }) }),
+            button("▶", () => act.shift(mi, ci, 1), { key: `shift:${mi}:${ci}:1`, cls: "tiny", disabled: ci === meld.length - 1, ariaLabel: t("move %(card)s right", { card: cardName(textOf(key), "acc") }) })),
           decl(key, meld)))),
       button(t("Remove"), () => act.removeMeld(mi), { key: `rm-meld:${mi}`, cls: "small quiet", ariaLabel: t("remove new meld %(n)s", { n: mi + 1 }) })));
   const layoffs = draft.layoffs.map((lo, li) =>
@@ -597,7 +606,7 @@ function renderControls(model, f, act) {
     const card = takeable[takeable.length - 1];
     const offer = step === "offer";
     controls.push(button(offer ? t("Take the up-card") : t("Take %(card)s", { card: cardShort(card) }), () => act.take(card),
-      { key: "take", cls: offer ? "primary" : "", disabled: !f.canAct, ariaLabel: offer ? null : t("take %(card)s from the discards", { card: cardName(card) }) }));
+      { key: "take", cls: offer ? "primary" : "", disabled: !f.canAct, ariaLabel: offer ? null : t("take %(card)s from the discards", { card: cardName(card, "acc") }) }));
   }
   if (f.turnOpen && buyBack && f.moves.includes("knock")) {
     const cost = you.buy_back ? ` (${tn("%(n)s chip", "%(n)s chips", you.buy_back.cost)})` : "";
@@ -629,7 +638,7 @@ function renderControls(model, f, act) {
       controls.push(button(t("Knock, discarding selected"), () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }));
       if (you.knock) {
         controls.push(button(t("Knock: discard %(card)s", { card: cardShort(you.knock.card) }), () => act.knock(you.knock.card),
-          { key: "knock-best", cls: "primary", disabled: !f.canAct, title: t("End the deal: discard %(card)s", { card: cardName(you.knock.card) }) }));
+          { key: "knock-best", cls: "primary", disabled: !f.canAct, title: t("End the deal: discard %(card)s", { card: cardName(you.knock.card, "acc") }) }));
       }
     }
   }
@@ -728,14 +737,24 @@ function fairDeal(view, family) {
     view.revealed_seed ? [" · ", t("seed revealed"), " ", short(view.revealed_seed)] : null);
 }
 
+/**
+ * A stand-in's move, in the third person with the bot as its subject ("the bot for Ala discards
+ * …"): never "you …" (even on the page of the seat it plays for) and the player named once.
+ */
+export function describeStandin(view, seat, events) {
+  const names = [...view.names];
+  names[seat] = t("the bot for %(name)s", { name: seatName(view, seat) });
+  return describeEvents({ ...view, seat: null, names }, events);
+}
+
 /** One line about what just happened, from the frame's events. */
 export function describeEvents(view, events) {
   const out = [];
   const list = events || [];
-  const sawOwnCard = list.some((e) => e.kind === "drew_card");
+  const drewCard = new Set(list.filter((e) => e.kind === "drew_card").map((e) => e.seat));
   for (const e of list) {
     const who = seatName(view, e.seat);
-    if (e.kind === "drew" && e.seat === view.seat && sawOwnCard) continue; // "you drew <card>" says it
+    if (e.kind === "drew" && drewCard.has(e.seat)) continue; // "you drew <card>" says it
     const special = describeFamilyEvent(view, e);
     if (special !== undefined) {
       out.push(special);
@@ -746,9 +765,10 @@ export function describeEvents(view, events) {
     const me = view.seat !== null && e.seat === view.seat;
     switch (e.kind) {
       case "drew": out.push(me ? t("you drew from the stock") : t("%(who)s drew from the stock", { who })); break;
-      case "drew_card": out.push(t("you drew %(card)s", { card: cardName(e.card) })); break;
+      // Only the seat itself sees its card; a stand-in's line tells it in the third person.
+      case "drew_card": out.push(me ? t("you drew %(card)s", { card: cardName(e.card, "acc") }) : t("%(who)s drew %(card)s", { who, card: cardName(e.card, "acc") })); break;
       case "took": {
-        const card = cardName(e.card);
+        const card = cardName(e.card, "acc");
         if (e.depth > 1) {
           out.push(me
             ? tn("you took %(card)s and %(n)s more card from the discards", "you took %(card)s and %(n)s more cards from the discards", e.depth - 1, { card })
@@ -769,7 +789,7 @@ export function describeEvents(view, events) {
         break;
       }
       case "joker_exchanged": out.push(me ? t("you swapped %(card)s for a joker", { card: cardShort(e.card) }) : t("%(who)s swapped %(card)s for a joker", { who, card: cardShort(e.card) })); break;
-      case "discarded": out.push(me ? t("you discarded %(card)s", { card: cardName(e.card) }) : t("%(who)s discarded %(card)s", { who, card: cardName(e.card) })); break;
+      case "discarded": out.push(me ? t("you discarded %(card)s", { card: cardName(e.card, "acc") }) : t("%(who)s discarded %(card)s", { who, card: cardName(e.card, "acc") })); break;
       case "round_over": out.push(roundOverText(view, e)); break;
       case "match_over": out.push(t("the match is over")); break;
       case "stock_rebuilt": out.push(t("the stock was rebuilt from the discards")); break;

@@ -5,17 +5,18 @@ import { h } from "../../dom.js";
 import { t, tn } from "../../i18n.js";
 import { seatName } from "../widgets.js";
 
-export const DECLARED = {
-  knock: t("a knock"),
-  gin: t("gin"),
-  flush: t("a flush"),
-  figures: t("figures"),
-  full_sequence: t("a full sequence"),
+// Looked up when asked for, not at import, so that they follow the loaded catalog (i18n.js).
+const DECLARED = {
+  knock: () => t("a knock"),
+  gin: () => t("gin"),
+  flush: () => t("a flush"),
+  figures: () => t("figures"),
+  full_sequence: () => t("a full sequence"),
 };
 
 /** How a Knock-108 deal was ended ("a knock", "a flush"…), in the page's language. */
 export function declaredName(result) {
-  return DECLARED[result] || String(result).replace(/_/g, " ");
+  return DECLARED[result] ? DECLARED[result]() : String(result).replace(/_/g, " ");
 }
 
 export function who(view, seat) {

@@ -89,7 +89,7 @@ export const gin = {
         t("Lay your melds and add cards to the table melds, then press Done: it lays the rest as well as it can and counts your loose cards.")));
     }
     if (f.myTurn && g.taken && view.phase === "play") {
-      parts.push(h("p", { class: "aside" }, t("You took %(card)s: it stays in your hand this turn.", { card: cardName(g.taken) })));
+      parts.push(h("p", { class: "aside" }, t("You took %(card)s: it stays in your hand this turn.", { card: cardName(g.taken, "acc") })));
     }
     return h("div", { class: "family-info gin-info", id: "gin-info" }, parts);
   },

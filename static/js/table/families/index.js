@@ -183,7 +183,7 @@ export function describeFamilyEvent(view, e) {
     case "eliminated":
       return me ? t("you are out with a record of %(n)s", { n: e.record }) : t("%(who)s is out with a record of %(n)s", { who: actor, n: e.record });
     case "opened":
-      return me ? t("you opened") : t("%(who)s opened", { who: actor });
+      return me ? t("you opened with %(n)s points", { n: e.points }) : t("%(who)s opened with %(n)s points", { who: actor, n: e.points });
     case "stuck":
       return t("nobody can go out any more: the game is void");
     default:

@@ -6,7 +6,7 @@ import { cardName, cardShort } from "../cards.js";
 import { h } from "../../dom.js";
 import { t, tn } from "../../i18n.js";
 import { cardRow, seatName, signed } from "../widgets.js";
-import { DECLARED, cap, faces, footRow, knockedTitle, who } from "./common.js";
+import { cap, declaredName, faces, footRow, knockedTitle, who } from "./common.js";
 import { placedLabel } from "./gin.js";
 
 export const knock108 = {
@@ -82,7 +82,7 @@ export const knock108 = {
       parts.push(h("p", {}, h("strong", { id: "loose-points" }, t("Loose points: %(n)s", { n: you.loose_points })), ` ${t("in your hand as it is")}`));
       if (you.knock) {
         const k = you.knock;
-        const what = k.kind === "knock" ? t("a knock with %(n)s", { n: k.points }) : DECLARED[k.kind] || k.kind;
+        const what = k.kind === "knock" ? t("a knock with %(n)s", { n: k.points }) : declaredName(k.kind);
         parts.push(h("p", { class: "knock-ready", id: "knock-ready" }, h("strong", {}, `${t("You can end the deal:")} `),
           t("discard %(card)s for %(what)s.", { card: cardShort(k.card), what })));
       }
@@ -90,7 +90,7 @@ export const knock108 = {
         parts.push(h("p", {}, cap(t("%(who)s knocked: one extra exchange (draw or take, then discard), or pass.", { who: seatName(view, view.knock.seat) }))));
       }
       if (f.myTurn && you.taken && view.phase === "play") {
-        parts.push(h("p", { class: "aside" }, t("You took %(card)s: it stays in your hand this turn.", { card: cardName(you.taken) })));
+        parts.push(h("p", { class: "aside" }, t("You took %(card)s: it stays in your hand this turn.", { card: cardName(you.taken, "acc") })));
       }
     }
     return parts.length ? h("div", { class: "family-info knock-info", id: "knock-info" }, parts) : null;
@@ -140,7 +140,7 @@ export const knock108 = {
     const d = view.last_deal;
     return h("ul", { class: "deal-summary" }, d.seats.map((item) =>
       h("li", {}, h("strong", {}, `${seatName(view, item.seat)}: `),
-        item.special ? `${DECLARED[item.special] || item.special} ` : null,
+        item.special ? `${declaredName(item.special)} ` : null,
         item.melds.length ? item.melds.map((m) => h("span", { class: "suggested-meld" }, `[${faces(m)}]`)) : null,
         item.loose.length ? ` ${t("loose %(cards)s", { cards: faces(item.loose) })}` : "",
         ` (${item.points})`)));

@@ -1,0 +1,96 @@
+"""Issue 32, item 9: the analysis of a round is limited per account and per hour, and by how many
+wait on the whole site (docs/learn.md, "Analysis of a round"; ``ANALYSES_PER_ACCOUNT_PER_HOUR``,
+``ANALYSES_WAITING``). Tried the way one person would go past them: more rounds than the hour
+allows, a second account, another hour."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from pytest_django.fixtures import Settings
+
+from games.models import Match, RoundAnalysis
+from tests.site.site_helpers import client_for
+from tests.site.test_history_pages import bot_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_memory_channel_layer(settings: Settings) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def ask(user: Any, match: Match, number: int, language: str = "en") -> Any:
+    user.language = language  # a player's stored language wins (docs/i18n.md)
+    user.save(update_fields=["language"])
+    client = client_for(user)
+    return client.post(f"/matches/{match.pk}/rounds/{number}/analysis/", HTTP_ACCEPT="application/json")
+
+
+@pytest.fixture
+def three_rounds(ala: Any) -> Match:
+    match = bot_match(ala, "remi", {"rounds": 3})
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+def test_an_account_asks_for_at_most_its_hours_worth(
+    settings: Settings, ala: Any, three_rounds: Match
+) -> None:
+    settings.ANALYSES_PER_ACCOUNT_PER_HOUR = 2
+    assert ask(ala, three_rounds, 1).status_code == 200
+    assert ask(ala, three_rounds, 2).status_code == 200
+    refused = ask(ala, three_rounds, 3)
+    assert refused.status_code == 429
+    body = refused.json()
+    assert body["code"] == "analysis_rate_limited"
+    assert body["limit"] == 2
+    assert 55 <= body["minutes"] <= 60
+    assert "2 analyses in the last hour" in body["message"]
+    assert RoundAnalysis.objects.count() == 2
+    # Asking again for one already asked for costs nothing and is answered.
+    assert ask(ala, three_rounds, 1).status_code == 200
+    # An hour later the first two count no more.
+    RoundAnalysis.objects.update(created=timezone.now() - timedelta(minutes=61))
+    assert ask(ala, three_rounds, 3).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("pl", "Limit analiz na godzinę (1)"), ("ro", "Limita de analize pe oră (1)")]
+)
+def test_the_refusal_is_worded_in_polish_and_romanian(
+    settings: Settings, ala: Any, three_rounds: Match, language: str, words: str
+) -> None:
+    settings.ANALYSES_PER_ACCOUNT_PER_HOUR = 1
+    assert ask(ala, three_rounds, 1).status_code == 200
+    refused = ask(ala, three_rounds, 2, language)
+    assert refused.json()["code"] == "analysis_rate_limited"
+    assert words in refused.json()["message"]
+
+
+def test_a_second_account_has_its_own_hour_and_the_site_a_waiting_line(
+    settings: Settings, ala: Any, bob: Any, make_user: Any, three_rounds: Match
+) -> None:
+    """A person with two accounts gets each account's hour (the site cannot tell them apart), but
+    never more than the site's waiting line, and the background worker computes one at a time."""
+    settings.ANALYSES_PER_ACCOUNT_PER_HOUR = 2
+    settings.ANALYSES_WAITING = 3
+    bobs = bot_match(bob, "remi", {"rounds": 3})
+    assert ask(ala, three_rounds, 1).status_code == 200
+    assert ask(ala, three_rounds, 2).status_code == 200
+    assert ask(ala, three_rounds, 3).json()["code"] == "analysis_rate_limited"
+    assert ask(bob, bobs, 1).status_code == 200  # another account: its own hour
+    full = ask(bob, bobs, 2, "pl")
+    assert full.status_code == 429
+    assert full.json()["code"] == "analysis_queue_full"
+    assert full.json()["message"] == "Wiele analiz czeka w kolejce: spróbuj ponownie za kilka minut."
+    carol = make_user("carol")
+    carols = bot_match(carol, "remi", {"rounds": 1})
+    assert ask(carol, carols, 1).json()["code"] == "analysis_queue_full"
+    # One finished: a place in the line.
+    RoundAnalysis.objects.filter(requested_by=ala, round__number=1).update(status=RoundAnalysis.Status.DONE)
+    assert ask(carol, carols, 1).status_code == 200
