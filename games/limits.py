@@ -284,26 +284,31 @@ def replay_budget(kind: str, *, address: str, account: int | None) -> None:
     budget raise ``ReplayRateLimitedError`` (refused requests count too: a client looping on
     them stays refused). ``upload``: a record sent to /verify/ (``REPLAY_UPLOADS_PER_HOUR``);
     ``page``: a replay page (``REPLAY_PAGES_PER_MINUTE``). Counted in the cache (Redis, shared
-    by every process, in production) by fixed windows."""
+    by every process, in production), in a window that starts with the first request counted
+    and lasts the hour (or the minute)."""
     if kind == "upload":
         limit, window = settings.REPLAY_UPLOADS_PER_HOUR, 3600
     else:
         limit, window = settings.REPLAY_PAGES_PER_MINUTE, 60
     now = time()
-    bucket = int(now // window)
-    keys = [f"replay:{kind}:address:{address}:{bucket}"]
+    keys = [f"replay:{kind}:address:{address}"]
     if account is not None:
-        keys.append(f"replay:{kind}:account:{account}:{bucket}")
-    counts = []
+        keys.append(f"replay:{kind}:account:{account}")
+    waits = []
     for key in keys:
-        cache.add(key, 0, window + 60)
+        if cache.add(key, 0, window):  # a new window: its count expires with it
+            cache.set(f"{key}:start", now, window)
         try:
-            counts.append(cache.incr(key))
-        except ValueError:  # the key expired between add and incr
-            cache.set(key, 1, window + 60)
-            counts.append(1)
-    if max(counts) > limit:
-        wait = max(1, ceil((bucket + 1) * window - now))
+            count = cache.incr(key)
+        except ValueError:  # the window ended between add and incr
+            cache.set(key, 1, window)
+            cache.set(f"{key}:start", now, window)
+            count = 1
+        if count > limit:
+            start = float(cache.get(f"{key}:start", now))
+            waits.append(max(1, ceil(start + window - now)))
+    if waits:
+        wait = max(waits)
         message = f"too many replays from this address: try again in {wait} s"
         raise ReplayRateLimitedError(message, retry_after=wait, seconds=wait, limit=limit)
 

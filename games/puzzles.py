@@ -50,6 +50,7 @@ from games import engine
 from games.engine import Card, Discard, Exchange, GameState, IllegalMoveError, Knock, Move, Play
 from games.engine.analysis import Alternative, Evaluation, evaluate, move_key
 from games.engine.bots import candidate_moves, choose_move
+from games.rack import read_move
 
 #: Every kind of puzzle, in the order the site lists them.
 KINDS = ("opening", "joker", "knock", "discard")
@@ -97,6 +98,12 @@ NO_JOKER_BOUGHT = "no_joker_bought"
 WRONG_CHOICE = "wrong_choice"
 MALFORMED = "malformed_move"
 RESULT_CODES = (SOLVED, NOT_AN_OPENING, NO_JOKER_BOUGHT, WRONG_CHOICE, MALFORMED)
+
+#: Refusals that say how an answer is written, not what it decides: a joker whose place does not
+#: say what it stands for (a lay-off at either end of a run), cards the seat does not hold, a move
+#: the position does not take at all. Such an answer is **unreadable**, not wrong: :func:`check`
+#: marks it, the site explains it and never rates it (docs/learn.md, "Puzzles").
+UNREADABLE = frozenset({"joker_must_be_declared", "card_not_in_hand", "wrong_phase", "malformed_card"})
 
 
 @dataclass(frozen=True)
@@ -176,9 +183,11 @@ def check(
     state: GameState, seat: int, kind: str, move_json: Any, expected: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """Does ``move_json`` (the wire's move JSON) solve the puzzle? ``{"correct", "code",
-    "message", "explanation"}``: ``code`` is ``solved``, one of :data:`RESULT_CODES`, or the
-    engine's refusal code (``opening_too_low``, ``opening_needs_run``, ...). ``expected``: the
-    stored answer, which the ``knock`` kind compares with (the evaluator's choice)."""
+    "message", "explanation", "move"}``: ``code`` is ``solved``, one of :data:`RESULT_CODES`, or the
+    engine's refusal code (``opening_too_low``, ``opening_needs_run``, ...); ``move`` is the answer
+    as read (``games.rack.read_move``); a refusal in :data:`UNREADABLE` has ``unreadable`` set.
+    ``expected``: the stored answer, which the ``knock`` kind compares with (the evaluator's
+    choice)."""
     if kind not in KINDS:
         raise ValueError(f"unknown puzzle kind {kind!r}")
     try:
@@ -187,16 +196,36 @@ def check(
         move = engine.move_from_json(move_json)
     except (engine.MalformedMoveError, ValueError, KeyError, TypeError) as error:
         return {"correct": False, "code": MALFORMED, "message": str(error), "explanation": None}
+    # The answer is read as the table's rack reads a block (games.rack.read_move): a run in the
+    # order its cards were selected, a joker left on "★ = auto" declared as its place says.
+    move = read_move(state.rules, move)
     try:
         after = engine.apply_move(state, seat, move).state
     except IllegalMoveError as error:
+        cause = error.fields.get("cause")
+        unreadable = error.code in UNREADABLE or cause in UNREADABLE
+        # A lay-off refused for its joker's declaration says so by its cause (games.engine steps).
+        code = cause if cause in UNREADABLE else error.code
         return {
             "correct": False,
-            "code": error.code,
+            "code": code,
             "message": str(error),
             "error": error.to_dict(),
             "explanation": None,
+            "unreadable": unreadable,
+            "move": engine.move_to_json(move),
         }
+    return {**_verdict(state, seat, kind, move, after, expected), "move": engine.move_to_json(move)}
+
+
+def _verdict(
+    state: GameState,
+    seat: int,
+    kind: str,
+    move: Move,
+    after: GameState,
+    expected: Mapping[str, Any] | None,
+) -> dict[str, Any]:
     if kind == "knock":
         return _check_knock(move, expected or {})
     if kind == "discard":

@@ -43,8 +43,9 @@ games.rack.MalformedQueryError: q is a JSON object with groups of card ids and a
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from games import engine
@@ -120,6 +121,38 @@ def check(
     return {"seat": seat, "groups": answers, "lay_down": lay_down}
 
 
+def read_block(rules: Any, cards: Sequence[Card]) -> Any:
+    """The meld a block of cards makes as the rack reads it (``Rules.meld_reading``: as it lies,
+    else in an order that makes it a meld, a joker declared where its place says what it stands
+    for). Raises the engine's ``InvalidMeldError`` of the block as it lies."""
+    return rules.meld_reading(cards)
+
+
+def read_move(rules: Any, move: engine.Move) -> engine.Move:
+    """``move`` with each of its new melds read as the rack reads a block (:func:`read_block`),
+    so that a move built card by card ("New meld from selected", a joker left on "★ = auto")
+    means what the same cards side by side on the rack mean; a meld the rack cannot read stays
+    as it was, for the engine to refuse. Lay-offs and exchanges are left alone.
+
+    >>> from games import engine
+    >>> move = read_move(engine.variant("remik51"), engine.move_from_json(
+    ...     {"kind": "play", "melds": [["2C", "3C", "AC"], ["JH", "JK", "JC"]]}))
+    >>> engine.move_to_json(move)["melds"]
+    [['AC', '2C', '3C'], ['JH', 'JC', 'JK(JS)']]
+    """
+    play = move.play if isinstance(move, TakeDiscard) else move
+    if not isinstance(play, Play) or not play.melds:
+        return move
+    melds: list[tuple[Card, ...]] = []
+    for cards in play.melds:
+        try:
+            melds.append(tuple(read_block(rules, cards).cards))
+        except InvalidMeldError:
+            melds.append(tuple(cards))
+    read = dataclasses.replace(play, melds=tuple(melds))
+    return dataclasses.replace(move, play=read) if isinstance(move, TakeDiscard) else read
+
+
 def _read_query(query: Any) -> tuple[list[list[Card]], Play | TakeDiscard]:
     try:
         if not isinstance(query, dict):
@@ -169,7 +202,7 @@ def _read_block(
 ) -> tuple[dict[str, Any], Any]:
     """The engine's reading of a block: as it lies on the rack, else in an order that makes it a meld."""
     try:
-        meld = rules.meld_reading(group)
+        meld = read_block(rules, group)
     except InvalidMeldError as error:
         return {"meld": False, "code": error.code, "message": said(error)}, None
     answer = {
@@ -182,4 +215,4 @@ def _read_block(
     return answer, meld
 
 
-__all__ = ["MAX_CARDS", "MAX_GROUPS", "MalformedQueryError", "check"]
+__all__ = ["MAX_CARDS", "MAX_GROUPS", "MalformedQueryError", "check", "read_block", "read_move"]

@@ -6,7 +6,10 @@
   task (``games.tasks.puzzles_step``) queues the next step. Short steps leave the worker free for
   the bots' moves between them. A step names the number of games the batch has played (like a
   match's version): a duplicate or late step finds another number and does nothing.
-* **Answering** (``puzzle_answer``): the engine checks the answer (``games.puzzles.check``). A
+* **Answering** (``puzzle_answer``): the engine checks the answer (``games.puzzles.check``, which
+  reads it as the table's rack reads a block); an answer it cannot read (``UNREADABLE``: a joker
+  whose place does not say what it stands for, ...) raises ``UnreadableAnswerError``: explained,
+  never rated. A
   logged-in player's **first** answer to a puzzle is rated: openskill's Plackett-Luce
   (``games.ratings.MODEL``), the player and the puzzle a two-player match, the one who "wins"
   first; both ratings move (the player's in the puzzle's kind, ``PuzzleRating``). Later answers
@@ -39,6 +42,16 @@ class PuzzleNotFoundError(LookupError):
 
 class MalformedAnswerError(ValueError):
     code = puzzles.MALFORMED
+
+
+class UnreadableAnswerError(ValueError):
+    """The engine cannot read what the answer decides (``games.puzzles.UNREADABLE``): it is
+    explained and not rated, and nothing of the puzzle's answer is shown."""
+
+    def __init__(self, code: str, error: dict[str, Any]) -> None:
+        super().__init__(error.get("message", code))
+        self.code = code
+        self.error = error
 
 
 class ReportError(ValueError):
@@ -166,6 +179,8 @@ def puzzle_answer(*, puzzle_id: int, user: Any, move: Any) -> dict[str, Any]:
         result["explanation"] = puzzle.explanation  # the evaluator's figures (the knock kind)
     if result["code"] == puzzles.MALFORMED:
         raise MalformedAnswerError(result["message"])
+    if result.get("unreadable"):
+        raise UnreadableAnswerError(result["code"], result.get("error") or {})
     out: dict[str, Any] = {
         **result,
         "puzzle": puzzle.pk,
@@ -176,7 +191,7 @@ def puzzle_answer(*, puzzle_id: int, user: Any, move: Any) -> dict[str, Any]:
         "rating": None,
     }
     if result["correct"]:
-        after = engine.apply_move(state, puzzle.seat, engine.move_from_json(move))
+        after = engine.apply_move(state, puzzle.seat, engine.move_from_json(result["move"]))
         out["after"] = (after.state, after.events)
     if user is None or not user.is_authenticated:
         return out

@@ -126,6 +126,12 @@ def puzzle_answer(request: HttpRequest, puzzle_id: int) -> JsonResponse:
         return _refuse(404, "no_such_puzzle", "no such puzzle")
     except puzzle_services.MalformedAnswerError as error:
         return _refuse(400, "malformed_move", str(error))
+    except puzzle_services.UnreadableAnswerError as error:
+        # Not wrong: the engine cannot tell what it decides. Said, not rated (docs/learn.md).
+        said = translated_message(error.code, error.error, None)
+        unrated = _("This answer is not counted: change it and send it again.")
+        body = {"code": error.code, "message": f"{said} {unrated}", "rated": False}
+        return JsonResponse({**body, "rule": error.error.get("rule")}, status=400)
     puzzle = Puzzle.objects.get(pk=puzzle_id)
     after = result.pop("after", None)
     out: dict[str, Any] = {**result}

@@ -336,6 +336,9 @@ def lay_off(
                 f"[{format_cards(target.cards)}]: {reason}",
                 rule=rule,
                 meld=target.id,
+                # The meld's own refusal (``joker_must_be_declared``: a joker that fits at either
+                # end), so that a client can tell a form slip from a card that does not fit.
+                cause=failure.code if failure is not None else None,
             )
     return TableMeld(target.id, target.owner, meld, tuple(placed))
 
