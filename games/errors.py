@@ -132,6 +132,15 @@ class ChatTooLongError(GameError):
         super().__init__(f"a chat message is at most {limit} characters", limit=limit)
 
 
+class ChatTooManyMarksError(GameError):
+    """A chat line with more than ``limit`` combining marks on one character (after NFC)."""
+
+    code = "chat_too_many_marks"
+
+    def __init__(self, *, limit: int) -> None:
+        super().__init__(f"at most {limit} accents or other combining marks on one letter", limit=limit)
+
+
 class ChatRateLimitedError(GameError):
     """Chat has its own budget within the socket's: a burst, then so many a minute."""
 
@@ -265,6 +274,7 @@ __all__ = [
     "ChatRateLimitedError",
     "ChatSilencedError",
     "ChatTooLongError",
+    "ChatTooManyMarksError",
     "DailyAlreadyPlayedError",
     "DailyAnalysisSealedError",
     "DailyNoSuchDealError",

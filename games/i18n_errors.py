@@ -146,6 +146,7 @@ MESSAGES: dict[str, str] = {
     "chat_empty": gettext_noop("Write something first."),
     "chat_too_long": gettext_noop("A chat message is too long."),
     "chat_too_long+limit": gettext_noop("A chat message holds at most %(limit)s characters."),
+    "chat_too_many_marks": gettext_noop("Too many accents on one letter."),
     "chat_rate_limited": gettext_noop("You are writing too fast: wait a moment."),
     "chat_silenced": gettext_noop("Staff have muted you in chat."),
     "chat_message_not_found": gettext_noop("That message is no longer there."),

@@ -2,8 +2,9 @@
 
 Everyone who may watch a match of the room (``selectors.audience_for``: in a private room only
 its owner and seated players) may read and write its chat. A line is cleaned (``chat_clean``:
-control and direction-override characters become spaces, runs of spaces one, trimmed) and must
-then hold 1 to ``ChatMessage.MAX_LENGTH`` characters. After commit it goes to the room's chat
+composed (NFC), control and direction-override characters become spaces, runs of spaces one,
+trimmed) and must then hold 1 to ``ChatMessage.MAX_LENGTH`` characters, with at most
+``MAX_MARKS`` combining marks on any one character (``marks_run``). After commit it goes to the room's chat
 group (``broadcast.chat_group``) with its author's id: each socket drops the lines of the
 authors its user mutes. What the socket's budget allows is decided by the consumer
 (``limits.CHAT``); staff may silence an account (``ChatSilence``).
@@ -12,6 +13,7 @@ authors its user mutes. What the socket's budget allows is decided by the consum
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import partial
 from typing import Any
 
@@ -28,6 +30,7 @@ from games.errors import (
     ChatMessageNotFoundError,
     ChatSilencedError,
     ChatTooLongError,
+    ChatTooManyMarksError,
     MuteTargetError,
     NotStaffError,
 )
@@ -38,13 +41,40 @@ from games.services.core import on_commit
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 
 
+#: The most combining marks (accents, and the like) one character may carry in a chat line.
+#: Polish and Romanian letters carry one, composed into a single character by NFC; Vietnamese two;
+#: scripts that stack marks rarely more than three. A letter under dozens of them (text
+#: written to spill over the lines around it) is refused: ``chat_too_many_marks``.
+MAX_MARKS = 4
+
+
 def chat_clean(text: str) -> str:
-    """The line as stored: unprintable characters become spaces, spaces are collapsed, trimmed.
+    """The line as stored: composed (NFC), unprintable characters become spaces, spaces are
+    collapsed, trimmed.
 
     >>> chat_clean("  hi\\n\\tthere \\u202e!  ")
     'hi there !'
+    >>> chat_clean("s\\u0326i") == "\\u0219i"  # ș typed as s and a comma below
+    True
     """
-    return " ".join(_UNPRINTABLE.sub(" ", text).split())
+    return " ".join(_UNPRINTABLE.sub(" ", unicodedata.normalize("NFC", text)).split())
+
+
+def marks_run(text: str) -> int:
+    """The longest run of combining marks (non-spacing or enclosing) in ``text``: how many stand
+    on one character.
+
+    >>> marks_run("zażółć"), marks_run("vi\\u1ec7t"), marks_run("a" + "\\u0301" * 200)
+    (0, 0, 200)
+    """
+    longest = run = 0
+    for character in text:
+        if unicodedata.category(character) in ("Mn", "Me"):
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+    return longest
 
 
 def _user_id(user: AbstractBaseUser | AnonymousUser | None) -> int:
@@ -60,6 +90,8 @@ def chat_post(*, match_id: int, user: AbstractBaseUser, text: str) -> dict[str, 
         raise ChatEmptyError()
     if len(cleaned) > ChatMessage.MAX_LENGTH:
         raise ChatTooLongError(limit=ChatMessage.MAX_LENGTH)
+    if marks_run(cleaned) > MAX_MARKS:
+        raise ChatTooManyMarksError(limit=MAX_MARKS)
     room_id = selectors.chat_room_for(match_id=match_id, user=user)
     author_id = _user_id(user)
     now = timezone.now()

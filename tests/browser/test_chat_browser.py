@@ -14,6 +14,8 @@ from tests.browser.tablekit import open_page, play_bots_until, seat_of, spectato
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+PHONE = {"width": 390, "height": 844}
+
 #: Typed into the chat: a page that put it in as markup would run it.
 HOSTILE = '<img src=x onerror="window.__pwned = 1"><b>bold?</b>'
 
@@ -148,3 +150,37 @@ def test_play_again_takes_both_players_to_the_next_match(
         assert found == []
     numbers = Match.objects.filter(room_id=room_id).order_by("number").values_list("number", flat=True)
     assert list(numbers) == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("language", "refusal"),
+    [
+        ("pl", "Za dużo znaków diakrytycznych przy jednej literze."),
+        ("ro", "Prea multe semne diacritice pe o singură literă."),
+    ],
+)
+def test_a_letter_under_200_accents_is_refused_in_the_players_language(
+    pair: tuple[int, Any, Any, Any],
+    server_url: str,
+    browser: Any,
+    artifacts: Path,
+    language: str,
+    refusal: str,
+) -> None:
+    """Issue 32 item 12 (docs/protocol.md, "Chat"): the line is refused with a sentence in the
+    player's language and reaches nobody; letters with their own accents pass, composed."""
+    from django.contrib.auth import get_user_model
+
+    match_id, ala, bartek, _watcher = pair
+    get_user_model().objects.filter(username=ala.name).update(language=language)
+    first, second = (open_page(browser, server_url, match_id, who, viewport=PHONE) for who in (ala, bartek))
+    for page in (first, second):
+        open_chat(page)
+    say(first, "a" + "\u0301" * 200)
+    first.wait_for_function("text => document.getElementById('chat-note').textContent === text", arg=refusal)
+    first.screenshot(path=str(artifacts / f"chat-too-many-marks-{language}-390.png"))
+    typed = "zaz\u0307o\u0301łc\u0301 s\u0326i t\u0326" if language == "pl" else "s\u0326i t\u0326 a\u0306"
+    composed = "zażółć și ț" if language == "pl" else "și ț ă"
+    say(first, typed)
+    wait_line(second, composed)
+    assert lines(second) == [composed]  # the refused line never reached the other player

@@ -9,6 +9,7 @@ switcher in the header changes an anonymous visitor's language with one choice.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -97,3 +98,57 @@ def test_the_switcher_changes_the_language_with_one_choice(browser: Any, server_
     page.goto(f"{server_url}/")
     assert page.get_by_role("heading", name="Camere deschise").is_visible()
     assert tablekit.js_errors(page) == []
+
+
+#: Words of the English score lines and rule ids that must not stand inside a Polish or Romanian
+#: sentence of the scores (issue 33, item 2).
+_NOT_IN_A_SENTENCE = re.compile(
+    r"\b(?:hand|table|loose|bonus|credit|chips|knocked|against|entry stake|game won|from each|stock)\b"
+    r"|\b(?:R51|RMI|R40|R500|GIN|OKL|K108)-Q?\d+"
+)
+LINES_JS = """() => [...document.querySelectorAll('.round-lines li')].map((li) => {
+  const copy = li.cloneNode(true);
+  const tags = [...copy.querySelectorAll('.rule-ref')].map((tag) => tag.textContent);
+  copy.querySelectorAll('.rule-ref').forEach((tag) => tag.remove());
+  return {text: copy.textContent, tags};
+})"""
+
+
+@pytest.mark.parametrize("variant", ["gin", "knock108", "remik51"])
+def test_the_score_lines_after_a_deal_are_sentences_in_the_players_language(
+    transactional_db: None,
+    browser: Any,
+    server_url: str,
+    screenshot: tablekit.Screenshot,
+    variant: str,
+) -> None:
+    players = tablekit.users(2)
+    for user, language in zip(players, ("pl", "ro"), strict=True):
+        user.language = language
+        user.save(update_fields=["language"])
+    match = tablekit.start_match(variant, {}, players, secret=b"score lines in words")
+    tablekit.play_bots_until(match, players, lambda state: len(state.results) >= 1 or state.is_over)
+    for index, language in enumerate(("pl", "ro")):
+        page = tablekit.open_page(
+            browser,
+            server_url,
+            match.pk,
+            tablekit.seat_of(players, index),
+            viewport={"width": 1366, "height": 768},
+        )
+        page.wait_for_selector(".round-lines li", state="attached")
+        lines = page.evaluate(LINES_JS)
+        assert lines, "no score line"
+        for line in lines:
+            assert not _NOT_IN_A_SENTENCE.search(line["text"]), (language, line)
+        tags = [tag for line in lines for tag in line["tags"]]
+        if variant != "remik51":  # a Remik 51 deal won plainly cites no rule
+            assert tags, (language, lines)
+        tablekit.open_drawer(page, "scores")
+        page.evaluate("document.querySelector('.round-details').open = true")
+        page.evaluate("document.querySelector('.round-details').scrollIntoView({block: 'end'})")
+        screenshot(page, f"score-lines-{variant}-{language}.png", full_page=False)
+        tablekit.close_drawer(page)
+        tablekit.open_drawer(page, "log")
+        screenshot(page, f"log-{variant}-{language}.png", full_page=False)
+        assert not tablekit.js_errors(page)

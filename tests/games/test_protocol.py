@@ -137,6 +137,7 @@ def test_application_error_codes_are_pinned() -> None:
         "ChatRateLimitedError": "chat_rate_limited",
         "ChatSilencedError": "chat_silenced",
         "ChatTooLongError": "chat_too_long",
+        "ChatTooManyMarksError": "chat_too_many_marks",
         "DailyAlreadyPlayedError": "daily_already_played",
         "DailyAnalysisSealedError": "daily_analysis_sealed",
         "DailyNoSuchDealError": "daily_no_such_deal",

@@ -108,6 +108,40 @@ async def test_an_empty_or_too_long_line_is_refused_with_its_code(table: Table, 
     assert await database_sync_to_async(ChatMessage.objects.count)() == 0
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" + "\u0301" * 200,  # one letter under 200 accents
+        "ok " + "x" + "\u0300\u0301\u0302\u0303\u0304" + " ok",  # five on one letter (none composes)
+        "\u0301" * 6,  # marks with no letter at all
+    ],
+)
+async def test_a_letter_with_more_than_four_combining_marks_is_refused(table: Table, text: str) -> None:
+    """Issue 32 item 12 (docs/protocol.md, "Chat"): a letter with 200 combining marks drew a
+    tower over the others' lines. After NFC, at most four marks may stand on one character."""
+    async with (
+        joined(table.match_id, table.mover) as (mover, _),
+        joined(table.match_id, table.other) as (other, _),
+    ):
+        await send(mover, {"type": "chat", "id": "z1", "text": text})
+        error = await mover.receive_json_from(timeout=TIMEOUT)
+        assert (error["type"], error.get("code"), error.get("id")) == ("error", "chat_too_many_marks", "z1")
+        assert error["limit"] == 4
+        assert await other.receive_nothing(timeout=QUIET)
+    assert await database_sync_to_async(ChatMessage.objects.count)() == 0
+
+
+async def test_letters_with_their_accents_are_kept_composed(table: Table) -> None:
+    """Polish and Romanian letters typed as a letter and a combining mark are stored composed
+    (NFC); a Vietnamese letter with two marks and a letter with four pass."""
+    decomposed = "zaz\u0307o\u0301łc\u0301 ge\u0328s\u0301la\u0328 s\u0326i t\u0326 vie\u0323\u0302t"
+    four = "x\u0300\u0301\u0302\u0303"
+    async with joined(table.match_id, table.mover) as (mover, _):
+        await send(mover, {"type": "chat", "text": decomposed + " " + four})
+        line = (await mover.receive_json_from(timeout=TIMEOUT))["message"]["text"]
+    assert line == "zażółć gęślą și ț việt " + four
+
+
 async def test_300_characters_is_not_too_long(table: Table) -> None:
     async with joined(table.match_id, table.mover) as (mover, _):
         await send(mover, {"type": "chat", "text": "é" * 300})
@@ -305,6 +339,23 @@ async def test_a_refusal_reads_in_the_players_language(table: Table) -> None:
         error = await mover.receive_json_from(timeout=TIMEOUT)
         assert error["code"] == "chat_too_long"
         assert error["message"] == "Wiadomość na czacie może mieć najwyżej 300 znaków."
+
+
+async def test_too_many_marks_reads_in_polish_and_romanian(table: Table) -> None:
+    for language, said in (
+        ("pl", "Za dużo znaków diakrytycznych przy jednej literze."),
+        ("ro", "Prea multe semne diacritice pe o singură literă."),
+    ):
+        await database_sync_to_async(_prefers)(table.mover.user, language)
+        async with joined(table.match_id, table.mover) as (mover, _):
+            await send(mover, {"type": "chat", "text": "a" + "\u0301" * 200})
+            error = await mover.receive_json_from(timeout=TIMEOUT)
+            assert (error.get("code"), error.get("message")) == ("chat_too_many_marks", said)
+
+
+def _prefers(user: Any, language: str) -> None:
+    user.language = language
+    user.save(update_fields=["language"])
 
 
 def _prefers_polish(user: Any) -> None:

@@ -162,6 +162,7 @@ def test_the_days_board_is_hidden_until_ones_own_try_is_finished(
 ) -> None:
     ala, bob = old_user("ala"), old_user("bob")
     play_try(services.daily_start(user=ala, variant="gin"), ala)
+    play_try(services.daily_start(user=ala, variant="oklahoma"), ala)
     url = f"/daily/day/{TODAY}/"
 
     for client in (client_for(bob), Client()):
@@ -177,8 +178,10 @@ def test_the_days_board_is_hidden_until_ones_own_try_is_finished(
     assertContains(opened, 'id="daily-gin-ala"')
     assertContains(opened, 'id="daily-gin-bob"')
     assertNotContains(opened, 'id="daily-closed-gin"')
-    # Another variant's board stays closed to bob.
-    assertContains(opened, 'id="daily-closed-remik51"')
+    # Another variant's board stays closed to bob; one nobody finished has nothing to hide.
+    assertContains(opened, 'id="daily-closed-oklahoma"')
+    assertNotContains(opened, 'id="daily-oklahoma-ala"')
+    assertNotContains(opened, 'id="daily-closed-remik51"')
     # The month's board adds a day once it is over: nothing of today before.
     assert daily.month_board(DAY_START.year, DAY_START.month, "gin") == []
     assertNotContains(Client().get(f"/daily/month/{TODAY[:7]}/?variant=gin"), 'id="month-ala"')
