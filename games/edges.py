@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.cookie import parse_cookie
+from django.views.defaults import bad_request
 
 from games.protocol import NUL_REFUSED, holds_nul
 
@@ -97,7 +98,9 @@ class NulRefusalMiddleware:
             logger.info("refused a request holding NUL: %s %r", request.method, request.path)
             if _wants_json(request):
                 return JsonResponse({"code": "malformed_query", "message": NUL_REFUSED}, status=400)
-            raise BadRequest(NUL_REFUSED)
+            # The site's 400 page (Django's ``handler400``), answered here: raising ``BadRequest``
+            # would log a traceback for every such request.
+            return bad_request(request, BadRequest(NUL_REFUSED))
         return self.get_response(request)
 
 

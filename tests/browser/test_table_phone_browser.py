@@ -341,3 +341,99 @@ def test_a_deep_take_from_the_remi_row_is_one_tap_away_on_a_phone_issue_33_item_
     assert page.locator("#hand .src-along").count() == 8
     _assert_in_view(page, NEEDED, "the take being built")
     _shoot(page, artifacts, "remi-deep-take")
+
+
+# --- item 10: smaller things ----------------------------------------------------------------------
+
+# Every layout shift from the page's start (no input: the page is only opened).
+SHIFTS = """
+window.__loadShifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    window.__loadShifts.push({
+      value: entry.value, at: Math.round(entry.startTime),
+      nodes: (entry.sources || []).map((s) => {
+        const n = s.node;
+        const name = n ? n.id || (typeof n.className === "string" && n.className) || n.nodeName : "?";
+        return `${name} ${Math.round(s.previousRect.x)},${Math.round(s.previousRect.y)}`
+          + ` -> ${Math.round(s.currentRect.x)},${Math.round(s.currentRect.y)}`;
+      }),
+    });
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+@pytest.mark.parametrize("remik_last_turn", [("pl", "ro"), ("ro", "pl")], indirect=True, ids=["pl", "ro"])
+@pytest.mark.parametrize("size", ["1366x768", "1280x720"])
+def test_the_laptop_table_does_not_shift_after_it_opens_issue_33_item_10(
+    remik_last_turn: tuple[int, list[Seat]], size: str, server_url: str, browser: Any
+) -> None:
+    match_id, seats = remik_last_turn
+    ctx = browser.new_context(viewport=SIZES[size])
+    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seats[0].cookie, "url": server_url}])
+    ctx.add_init_script(SHIFTS)
+    page = ctx.new_page()
+    page.goto(f"{server_url}/matches/{match_id}/")
+    wait_live(page)
+    _settled(page)
+    page.wait_for_timeout(1200)  # the shift seen came ~270 ms after the load
+    shifts = page.evaluate("window.__loadShifts")
+    assert sum(s["value"] for s in shifts) == 0, f"{viewkit.where(page)}: shifts at load {shifts}"
+
+
+@pytest.mark.parametrize("gin_knock", [("pl", "ro"), ("ro", "pl")], indirect=True, ids=["pl", "ro"])
+def test_the_round_and_the_drawers_tap_targets_on_a_phone_issue_33_item_10(
+    gin_knock: tuple[int, list[Seat]], server_url: str, browser: Any, artifacts: Path
+) -> None:
+    match_id, seats = gin_knock
+    page = _open(browser, server_url, match_id, seats[0], "360x740")
+    other = _open(browser, server_url, match_id, seats[1], "390x844")
+    # "Rozdanie 1" / "Împărțirea 1" whole, beside the connection's pill.
+    _assert_in_view(page, [("round", ".round-line", False), ("connection", ".conn", False)], "the top bar")
+    # Chat: another player's line has "Mute" and "Report", 44 px tall at least.
+    other.evaluate("window.remiTable.connection.sendRaw({type: 'chat', text: 'cześć'})")
+    page.locator('[data-key="drawer:chat"]').tap()
+    page.wait_for_selector(".chat-mute")
+    small = page.evaluate(SMALL_TARGETS, "#drawer-chat .chat-tool")
+    assert small == [], f"{viewkit.where(page)}: chat {small}"
+    _shoot(page, artifacts, "chat")
+    page.locator('#drawer-chat [data-key="close:chat"]').tap()
+    page.locator('[data-key="drawer:settings"]').tap()
+    page.wait_for_selector("#drawer-settings:not([hidden])")
+    small = page.evaluate(
+        SMALL_TARGETS, "#drawer-settings a, #drawer-settings button, #drawer-settings select"
+    )
+    assert small == [], f"{viewkit.where(page)}: settings drawer {small}"
+    _shoot(page, artifacts, "settings")
+
+
+SMALL_TARGETS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((el) => el.getClientRects().length)
+  .map((el) => [el.textContent.trim().slice(0, 20), Math.round(el.getBoundingClientRect().height)])
+  .filter(([, h]) => h < 43.5)"""
+
+
+@pytest.fixture
+def gin_offer(request: pytest.FixtureRequest, transactional_db: None) -> tuple[int, list[Seat]]:
+    players = _players(2, request.param)
+    match = start_match("gin", {}, players, b"phone gin offer", name="Gin")
+    return match.pk, [seat_of(players, 0), seat_of(players, 1)]
+
+
+@pytest.mark.parametrize("gin_offer", [("pl", "ro"), ("ro", "pl")], indirect=True, ids=["pl", "ro"])
+def test_the_up_card_fact_goes_once_the_up_card_is_taken_issue_33_item_9(
+    gin_offer: tuple[int, list[Seat]], server_url: str, browser: Any
+) -> None:
+    match_id, seats = gin_offer
+    pages = [
+        _open(browser, server_url, match_id, seat, size)
+        for seat, size in zip(seats, ("390x844", "1280x720"), strict=True)
+    ]
+    offered = next(p for p in pages if p.locator('[data-key="take"]').count())
+    assert offered.locator("#deal-info .card").count() == 1  # the up-card, while it is offered
+    at = version(offered)
+    _press(offered, '[data-key="take"]')
+    for p in pages:
+        wait_version(p, at + 1)
+        assert p.locator("#deal-info .card").count() == 0, f"{viewkit.where(p)}: {p.inner_text('#deal-info')}"

@@ -59,9 +59,11 @@ IN_VIEW = """
       [left, top] = [Math.max(left, cl), Math.max(top, ct)];
       [right, bottom] = [Math.min(right, cr), Math.min(bottom, cb)];
     }
-    // The centre and four points a quarter in from the edges (inside any rounded corner).
+    // The centre, four points a quarter in from the edges (inside any rounded corner) and two near
+    // the ends of the middle line (the end of a text).
     const [w, h] = [right - left, bottom - top];
     const points = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]
+      .concat([[0.1, 0.5], [0.9, 0.5]])
       .map(([fx, fy]) => [left + w * fx, top + h * fy]);
     for (const [x, y] of points) {
       const hit = document.elementFromPoint(x, y);

@@ -10,14 +10,22 @@ without NUL are not refused.
 
 from __future__ import annotations
 
+import asyncio
 import re
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.live_server import start_daphne
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +146,39 @@ def test_the_same_requests_without_nul_are_not_refused() -> None:
     assert (
         client.post("/table/display/", '{"large": true}', content_type="application/json").status_code == 401
     )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_real_server_answers_the_reported_requests_404_and_closes_a_nul_handshake_with_4400(
+    transactional_db: None, tmp_path: Path
+) -> None:
+    """The same through daphne, as deployed: its own decoding of the path and the headers."""
+    server = start_daphne(tmp_path, embedded_worker=False)
+    try:
+        for path, status in (
+            ("/rooms/join/%00/", 404),
+            ("/u/%00/", 404),
+            ("/?q=%00", 400),
+            ("/u/nobody/", 404),
+        ):
+            with pytest.raises(urllib.error.HTTPError) as answer:
+                urllib.request.urlopen(f"{server.url}{path}", timeout=30)
+            assert answer.value.code == status, path
+
+        async def handshake() -> int | None:
+            cookie = 'sessionid="\\000\\000\\000\\000\\000\\000\\000\\000"'
+            async with connect(
+                server.ws_url("/ws/match/1/"),
+                origin=server.origin,
+                additional_headers={"Cookie": cookie},
+                proxy=None,
+            ) as ws:
+                with pytest.raises(ConnectionClosed):
+                    await asyncio.wait_for(ws.recv(), 30)
+                return ws.close_code
+
+        assert asyncio.run(handshake()) == 4400
+    finally:
+        server.stop()
+    assert "Traceback" not in server.text(), server.text()[-3000:]

@@ -44,7 +44,7 @@ const STYLE = `
 .chat-send { min-height: 44px; min-width: 44px; }
 .chat-note { min-height: 1.3em; margin: 0; color: #8a1c1c; }
 .chat-empty, .chat-muted { margin: 0; color: #5b6670; }
-@media (pointer: coarse) { .chat-tool { min-height: 44px; min-width: 44px; } }
+@media (pointer: coarse), (max-width: 40rem) { .chat-tools .tbtn.chat-tool { min-height: 44px; min-width: 44px; } }
 .chat-unread .drawer-toggle[aria-controls="drawer-chat"] { position: relative; }
 .chat-unread .drawer-toggle[aria-controls="drawer-chat"]::after {
   content: var(--chat-unread); position: absolute; top: -0.4rem; right: -0.4rem; min-width: 1.1rem;

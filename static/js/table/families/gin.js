@@ -32,7 +32,9 @@ export const gin = {
     const dealer = (view.first + 1) % view.players; // `first` is the non-dealer (games/engine/families/gin.py)
     const limit = g.knock_limit === 0 ? t("gin only: no knocking this deal") : t("knock with up to %(n)s loose points", { n: g.knock_limit });
     const facts = [
-      h("span", { class: "fact" }, `${t("Up-card")} `, g.upcard ? cardEl(g.upcard, { classes: "mini" }) : "–"),
+      // The up-card while it is offered; once taken (or passed) it is a card like the others
+      // (issue 33, item 9): the limit and the factor it set stay.
+      g.step === "offer" ? h("span", { class: "fact" }, `${t("Up-card")} `, g.upcard ? cardEl(g.upcard, { classes: "mini" }) : "–") : null,
       h("span", { class: "fact", id: "knock-limit" }, limit),
       g.factor && g.factor !== 1 ? h("span", { class: "fact doubled", id: "deal-factor" }, t("scores ×%(n)s this deal", { n: g.factor })) : null,
       h("span", { class: "fact" }, t("%(name)s deals", { name: seatName(view, dealer) })),
