@@ -141,6 +141,10 @@ LOADTEST_ARGS ?=
 flood: venv ## One account floods the server inside its limits while tables play: p99 quiet vs flooded (FLOOD_ARGS)
 	$(BIN)/python scripts/flood.py --url $(LOADTEST_URL) $(FLOOD_ARGS)
 
+.PHONY: flood-heavy
+flood-heavy: venv ## Replays of long uploaded rounds and round analyses beside live tables: p99 quiet vs heavy (FLOOD_HEAVY_ARGS)
+	$(BIN)/python scripts/flood_heavy.py --url $(LOADTEST_URL) $(FLOOD_HEAVY_ARGS)
+
 .PHONY: loadtest
 loadtest: venv ## Play 200 tables x 4 seats over WebSockets against the server at LOADTEST_URL; prints figures
 	$(BIN)/python scripts/loadtest.py --url $(LOADTEST_URL) $(LOADTEST_ARGS)

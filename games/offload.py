@@ -17,7 +17,9 @@ take that work:
   itself.
 
 The children are started with ``spawn`` (a fresh interpreter: forking a process that runs an
-event loop and threads is unsafe) and set Django up once; they start on first use. When the
+event loop and threads is unsafe), set Django up once and lower their priority
+(``OFFLOAD_NICE``, 10: when every CPU is busy the server's tables come first); they start on
+first use. When the
 server stops (``games.servers.shutdown``) :func:`stop` ends them: an analysis cut short is
 queued again by the next start (``analyses_resume``).
 """
@@ -127,6 +129,9 @@ def _child_start() -> None:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "remi_site.settings")
     django.setup()
+    # Below the servers' priority: when the CPUs are all busy, the tables' frames and bots come
+    # first and the replays and analyses take what is left.
+    os.nice(settings.OFFLOAD_NICE)
 
 
 def _child_call(language: str | None, function: Callable[..., T], args: Any, kwargs: Any) -> T:

@@ -5,7 +5,7 @@ or several"): two ``celery worker`` processes,
 
 * **live**: the default queue only (bot moves, turn timers, grace periods, sweeps), and
 * **background**: ``BACKGROUND_QUEUE`` only (a round's analysis, puzzle generation), one task at a
-  time (``--concurrency 1``),
+  time (``--concurrency 1``), at a lower priority (``OFFLOAD_NICE``),
 
 so that a bot's reply never waits behind an analysis in a shared pool (issue 32: one person's
 analyses took another table's bot reply p50 from 18 ms to 4,036 ms under one worker of both
@@ -58,7 +58,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    processes = [subprocess.Popen(command) for command in commands(kinds, extra)]
+    from django.conf import settings
+
+    nice = settings.OFFLOAD_NICE
+    processes = [
+        # The background worker at a lower priority (OFFLOAD_NICE): on busy CPUs live play comes first.
+        subprocess.Popen(command, preexec_fn=(lambda: os.nice(nice)) if kind == "background" else None)
+        for kind, command in zip(kinds, commands(kinds, extra), strict=True)
+    ]
 
     def stop(signum: int, frame: FrameType | None = None) -> None:
         for process in processes:

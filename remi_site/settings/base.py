@@ -325,6 +325,9 @@ OFFLOAD_PROCESSES = env_bool("OFFLOAD_PROCESSES", default=True)
 #: them (the next one is answered ``replay_busy`` at once).
 REPLAY_PROCESSES = max(1, int(env_float("REPLAY_PROCESSES", 1)))
 REPLAY_WAITING = max(1, int(env_float("REPLAY_WAITING", 4)))
+#: The children's (and ``make worker``'s background worker's) niceness: lower priority than the
+#: servers and the live worker, so that on busy CPUs the tables come first.
+OFFLOAD_NICE = int(env_float("OFFLOAD_NICE", 10))
 #: The embedded worker computes background tasks (analyses, puzzle batches) in a child process,
 #: so that they do not hold the interpreter the server's event loop needs.
 BACKGROUND_IN_CHILD = env_bool("BACKGROUND_IN_CHILD", default=CELERY_EMBEDDED_WORKER)

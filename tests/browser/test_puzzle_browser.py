@@ -46,7 +46,9 @@ def _slot(page: Any, index: int) -> Any:
 def test_a_puzzle_is_solved_on_a_phone_through_the_rack(
     browser: Any, server_url: str, puzzle: dict[str, Any], screenshot: Callable[..., Any]
 ) -> None:
-    page = open_path(browser, server_url, f"/puzzles/{puzzle['id']}/", puzzle["cookie"], **PHONE)
+    # "Next puzzle" gives it (the only opening puzzle): only a puzzle given is judged (docs/learn.md).
+    page = open_path(browser, server_url, "/puzzles/next/opening/", puzzle["cookie"], **PHONE)
+    assert page.url.endswith(f"/puzzles/{puzzle['id']}/")
     page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
     page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
     # The engine's suggested opening is not on the page: it is the answer.
@@ -86,9 +88,10 @@ def knock_puzzle(transactional_db: None) -> dict[str, Any]:
     return {"id": stored.pk, "answer": stored.answer}
 
 
-def _open_as_visitor(browser: Any, server_url: str, puzzle_id: int) -> Any:
-    """The puzzle's page on a phone, without an account, once its table is live."""
-    page = open_path(browser, server_url, f"/puzzles/{puzzle_id}/", None, **PHONE)
+def _open_as_visitor(browser: Any, server_url: str, kind: str) -> Any:
+    """The puzzle's page on a phone, without an account, once its table is live: given by "Next
+    puzzle" (the only one of its kind), as only a puzzle given is judged (docs/learn.md)."""
+    page = open_path(browser, server_url, f"/puzzles/next/{kind}/", None, **PHONE)
     page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
     page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
     return page
@@ -98,7 +101,8 @@ def test_gin_15_a_knock_puzzle_shows_the_evaluators_figures(
     browser: Any, server_url: str, knock_puzzle: dict[str, Any], screenshot: Callable[..., Any]
 ) -> None:
     # A visitor (no account): checked and explained, not rated.
-    page = _open_as_visitor(browser, server_url, knock_puzzle["id"])
+    page = _open_as_visitor(browser, server_url, "knock")
+    assert page.url.endswith(f"/puzzles/{knock_puzzle['id']}/")
     assert "Knock now, or discard and draw on?" in page.inner_text("#puzzle-task")
     # The answer goes through the page's connection as the table's knock or discard button sends it.
     page.evaluate(
@@ -126,7 +130,8 @@ def discard_puzzle(transactional_db: None) -> dict[str, Any]:
 def test_gin_9_a_discard_puzzle_is_answered_by_tapping_a_card_and_discard(
     browser: Any, server_url: str, discard_puzzle: dict[str, Any], screenshot: Callable[..., Any]
 ) -> None:
-    page = _open_as_visitor(browser, server_url, discard_puzzle["id"])
+    page = _open_as_visitor(browser, server_url, "discard")
+    assert page.url.endswith(f"/puzzles/{discard_puzzle['id']}/")
     assert "Which card do you discard?" in page.inner_text("#puzzle-task")
     card = discard_puzzle["answer"]["card"]
     page.locator(f'#hand button.card[data-card="{card}"]').tap()

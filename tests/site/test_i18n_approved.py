@@ -306,6 +306,79 @@ def _cases() -> list[tuple[str, dict[str, object]]]:
     return cases
 
 
+#: A score line of each family as the engine writes it (one with notes that cite rules).
+SCORE_LINES: list[tuple[str, str, dict[str, object]]] = [
+    (
+        "remik51 line",
+        "remik51",
+        {
+            "seat": 1,
+            "points": 198,
+            "hand": 99,
+            "table": 0,
+            "multiplier": 2,
+            "notes": ["doubled: the winner went out in one go (R51-45)"],
+        },
+    ),
+    (
+        "remi line",
+        "remik51",
+        {
+            "seat": 1,
+            "points": 120,
+            "hand": 30,
+            "table": 50,
+            "bonus": 50,
+            "atu_bonus": 50,
+            "notes": ["went out with a joker", "dealt the atu's twin"],
+        },
+    ),
+    (
+        "remik40 line",
+        "remik40",
+        {
+            "seat": 1,
+            "points": 52,
+            "hand": 27,
+            "table": 0,
+            "bonus": 25,
+            "chips": 10,
+            "notes": ["+25 after a Remik (R40-28)", "prize: 10 of 40 chips (R40-29)"],
+        },
+    ),
+    (
+        "gin line",
+        "gin",
+        {
+            "seat": 0,
+            "points": 150,
+            "hand": 2,
+            "table": 0,
+            "notes": [
+                "knocked with 2 against 27: 25 (GIN-19)",
+                "game won by marek: 25 + 100 game bonus + 25 for deals won (25 x (1 - 0)) - 0 = 150 (GIN-24)",
+            ],
+        },
+    ),
+    (
+        "knock108 line",
+        "knock108",
+        {
+            "seat": 0,
+            "points": 2,
+            "hand": 2,
+            "bonus": 0,
+            "chips": 5,
+            "notes": [
+                "entry stake: 10 chips into the pool (K108-22)",
+                "knocked with 2 (K108-14, K108-20)",
+                "chips +5 (5 from each of 1, K108-23)",
+            ],
+        },
+    ),
+]
+
+
 def rendered_events() -> list[str]:
     import json
     import shutil
@@ -323,7 +396,10 @@ def rendered_events() -> list[str]:
         client = Client()
         client.cookies["django_language"] = language
         catalogs[language] = client.get("/jsi18n/").content.decode()
-    names = [(f"{name} {language}", case) for language in LANGUAGES for name, case in _cases()]
+    lines = [
+        (name, {"view": {**VIEWS[variant], "seat": 0}, "line": line}) for name, variant, line in SCORE_LINES
+    ]
+    names = [(f"{name} {language}", case) for language in LANGUAGES for name, case in [*_cases(), *lines]]
     payload = {
         "catalogs": catalogs,
         "cases": [{"language": n.rsplit(" ", 1)[1], **case} for n, case in names],
@@ -362,8 +438,10 @@ MACHINE_MADE = re.compile(
 def test_no_event_line_has_english_machine_made_grammar_or_a_rule_id() -> None:
     for line in rendered_events():
         name, _, text = line.partition(": ")
-        assert not RULE_ID.search(text), line
-        assert not ENGLISH.search(text.lower()), line
+        sentence = re.sub(r" \[[^\]]*\]$", "", text)  # a score line's rule tag comes apart
+        assert not RULE_ID.search(sentence), line
+        assert not ENGLISH.search(sentence.lower()), line
+        assert not re.search(r"\b(?:hand|loose|credit|chips|game won|from each)\b", sentence), line
         assert not MACHINE_MADE.search(text), line
         if name.startswith("stand-in"):
             assert text.lower().count("ala") == 1, line  # the player named once, the bot the subject
@@ -388,3 +466,14 @@ def test_every_event_kind_the_engine_sends_has_an_approved_sample() -> None:
     sampled = {event["kind"] for _, _, event in EVENTS}
     assert seen - sampled == set(), "event kinds without approved sentences"
     assert {"drew", "discarded", "round_over", "knocked"} <= seen  # the play did reach them
+
+
+def test_no_approved_polish_sentence_guesses_a_players_gender() -> None:
+    """A Polish past tense says the speaker's or subject's gender ("rozegrałeś", "wyłożył(a)"):
+    lines about or to a player use the present tense or a noun instead (docs/i18n.md)."""
+    gendered = re.compile(r"\w+(?:łeś|łaś)\b|\(a\)|\b(?:zwycięzca|przeciwnik|gracz) \w+ł\b|\b\w+ł\(a\)")
+    for path in sorted(APPROVED.glob("table_*.txt")):
+        for line in path.read_text().splitlines():
+            key, _, text = line.partition(": ")
+            if " pl" in key:
+                assert not gendered.search(text), f"{path.name}: {line}"

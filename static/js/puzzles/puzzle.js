@@ -178,7 +178,9 @@ function showResult(answer, played) {
         h("code", {}, answer.code)),
       answer.correct
         ? [h("p", {}, AGREES[config.kind] ? AGREES[config.kind]() : t("The engine accepts your opening:")), explained(answer.explanation, played)]
-        : [h("p", {}, CHOICE[config.kind] ? CHOICE[config.kind]() : t("One answer the engine accepts:")), explained(answer.answer_explanation, played)],
+        : answer.answer_explanation
+          ? [h("p", {}, CHOICE[config.kind] ? CHOICE[config.kind]() : t("One answer the engine accepts:")), explained(answer.answer_explanation, played)]
+          : h("p", { class: "aside", id: "puzzle-no-solution" }, t("The engine's answer is shown only after a rated try: log in, and it comes with your first answer.")),
       rating,
       h("p", {}, h("a", { class: "button", href: config.nextUrl, id: "puzzle-next" }, t("Next puzzle")))),
   );
