@@ -18,11 +18,17 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from games.card_labels import card_label
+from games.card_labels import card_text
 
 
 def _cards(cards: list[str]) -> str:
-    return " ".join(card_label(str(card))["label"] for card in cards)
+    """Cards as the table writes them ("Q♥ K♥ A♥", "★(Q♦)"): never codes, in every language."""
+    return " ".join(card_text(str(card)) for card in cards)
+
+
+def _first_upper(text: str) -> str:
+    """The first letter in capitals, the rest as it is (``str.capitalize`` would write "k♣")."""
+    return text[:1].upper() + text[1:]
 
 
 def move_words(move: dict[str, Any]) -> str:
@@ -98,7 +104,7 @@ def decision_words(decision: dict[str, Any]) -> dict[str, Any]:
             text = f"{missed}. {text}"
     else:
         text = gettext("%(played)s: %(points)s expected points from the best move found.") % {
-            "played": played_words(decision["played"]).capitalize(),
+            "played": _first_upper(played_words(decision["played"])),
             "points": points,
         }
     return {
