@@ -653,7 +653,8 @@ function logLine(frame) {
   // discards …"), even for this very seat: never "you …", and the name only once.
   const said = standin ? describeStandin(frame.view, actorSeat.seat, events) : describeEvents(frame.view, events);
   if (!said) return null;
-  const text = said.charAt(0).toUpperCase() + said.slice(1) + ".";
+  // One full stop at the end, even after an abbreviation ("… cu 81 pct.").
+  const text = said.charAt(0).toUpperCase() + said.slice(1) + (said.endsWith(".") ? "" : ".");
   return { version: frame.version, text, standin, kind: actorSeat ? actorSeat.kind : "" };
 }
 
