@@ -410,7 +410,7 @@ def test_the_round_and_the_drawers_tap_targets_on_a_phone_issue_33_item_10(
 
 
 SMALL_TARGETS = """(selector) => [...document.querySelectorAll(selector)]
-  .filter((el) => el.getClientRects().length)
+  .filter((el) => el.getClientRects().length && !el.closest(".visually-hidden"))
   .map((el) => [el.textContent.trim().slice(0, 20), Math.round(el.getBoundingClientRect().height)])
   .filter(([, h]) => h < 43.5)"""
 
