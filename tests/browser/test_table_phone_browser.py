@@ -410,7 +410,7 @@ def test_the_round_and_the_drawers_tap_targets_on_a_phone_issue_33_item_10(
 
 
 SMALL_TARGETS = """(selector) => [...document.querySelectorAll(selector)]
-  .filter((el) => el.getClientRects().length)
+  .filter((el) => el.getClientRects().length && !el.closest(".visually-hidden"))
   .map((el) => [el.textContent.trim().slice(0, 20), Math.round(el.getBoundingClientRect().height)])
   .filter(([, h]) => h < 43.5)"""
 
@@ -515,3 +515,25 @@ def test_a_card_the_player_put_far_along_the_rack_stays_in_view_issue_33_items_7
     assert page.evaluate("(card) => window.remiTable.model.rack.slots.indexOf(card)", ids[13]) == last
     _assert_in_view(page, viewkit.HAND, "the rack as arranged")
     _shoot(page, artifacts, "rack-arranged")
+
+
+@pytest.mark.parametrize(
+    ("remik_last_turn", "size"),
+    [(("pl", "ro"), "360x740"), (("ro", "pl"), "390x844")],
+    indirect=["remik_last_turn"],
+    ids=["360-pl", "390-ro"],
+)
+def test_a_lay_off_being_built_shows_its_card_whole_issue_33_item_10(
+    remik_last_turn: tuple[int, list[Seat]], size: str, server_url: str, browser: Any, artifacts: Path
+) -> None:
+    match_id, seats = remik_last_turn
+    page = _open(browser, server_url, match_id, seats[0], size)
+    at = version(page)
+    _press(page, '[data-key="draw"]')
+    wait_version(page, at + 1)
+    _settled(page)
+    _press(page, '#hand button.card[data-card^="KH"]')
+    _press(page, '[data-key="meld-target:3"]')
+    page.wait_for_selector("#mine-info .draft .card")
+    _assert_in_view(page, [("lay-off card", "#mine-info .draft .card", True)], "a lay-off in the draft")
+    _shoot(page, artifacts, "lay-off")

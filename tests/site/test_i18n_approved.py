@@ -13,9 +13,11 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import translation
+from pytest_django.fixtures import Settings
 
 from games import i18n_rules
 from games.engine.notes import NOTE_KINDS, TEXT_FIELDS, note, read_note, rules_of
@@ -226,7 +228,7 @@ def test_the_refusal_bubble_shows_the_rule_as_a_tag_and_never_the_code() -> None
 
 NAMES = ["Ala", "Bartek"]
 #: The views of the three families (static/js/table/families/index.js, familyOf).
-VIEWS = {
+VIEWS: dict[str, dict[str, Any]] = {
     "remik51": {"variant": "remik51", "names": NAMES},
     "remik40": {"variant": "remik40", "names": NAMES},
     "gin": {"variant": "gin", "names": NAMES, "gin": {}},
@@ -286,8 +288,8 @@ EVENTS: list[tuple[str, str, dict[str, object]]] = [
 OWN_ONLY = {"drew_card"}
 
 
-def _cases() -> list[tuple[str, dict[str, object]]]:
-    cases: list[tuple[str, dict[str, object]]] = []
+def _cases() -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = []
     for name, variant, event in EVENTS:
         view = {**VIEWS[variant], "seat": 0}
         for who, seat in (("own", 0), ("other", 1)):
@@ -477,3 +479,32 @@ def test_no_approved_polish_sentence_guesses_a_players_gender() -> None:
             key, _, text = line.partition(": ")
             if " pl" in key:
                 assert not gendered.search(text), f"{path.name}: {line}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_rule_id_inside_a_sentence_on_the_polish_and_romanian_room_pages(
+    ala: Any, language: str, settings: Settings
+) -> None:
+    """The lobby, practice, the create-room form of every variant and a room of every variant:
+    outside the rule tags (``rule-ref``) no text cites a rule id, and no option value is a code."""
+    from games import engine
+    from tests.site.site_helpers import client_for, make_room
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    ala.language = language
+    ala.save()
+    client = client_for(ala)
+    pages = ["/", "/practice/"]
+    for name in engine.variant_names():
+        pages.append(f"/rooms/new/?variant={name}")
+        pages.append(f"/rooms/{make_room(ala, name, seats=engine.variant(name).min_players).pk}/")
+    for path in pages:
+        html = client.get(path).content.decode()
+        body = re.sub(r"<script.*?</script>|<style.*?</style>", "", html, flags=re.S)
+        body = re.sub(r'<small class="rule-ref">.*?</small>', "", body)
+        text = re.sub(r"<[^>]+>", " ", body)
+        cited = RULE_ID.search(text)
+        assert cited is None, (path, text[max(0, cited.start() - 80) : cited.end()])
+        for raw in RAW_VALUES:
+            assert f">{raw}<" not in body, (path, raw)
