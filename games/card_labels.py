@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.messages import card_label as _text
+
 _SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
 _RANKS = {"T": "10"}
 
@@ -24,6 +26,16 @@ def card_label(card_id: str) -> dict[str, Any]:
         return {"id": card_id, "label": label, "red": False, "joker": True}
     label, red = _face_label(face)
     return {"id": card_id, "label": label, "red": red, "joker": False}
+
+
+def card_text(card_id: str) -> str:
+    """A card in running text, as the table writes it in every language (static/js/table/cards.js
+    ``cardShort``): "TD#2" -> "10♦", "QH" -> "Q♥", "JK#1(QD)" -> "★(Q♦)", "JK" -> "★".
+
+    >>> card_text("TD#2"), card_text("JK#1(QD)")
+    ('10♦', '★(Q♦)')
+    """
+    return _text(card_id)
 
 
 def _face_label(face: str) -> tuple[str, bool]:

@@ -582,9 +582,22 @@ def puzzle_kind_ratings(*, user: Any) -> dict[str, Any]:
     return out
 
 
-def puzzle_next(*, user: Any, kind: str, seen: Any = ()) -> Any:
-    """The next puzzle of ``kind`` for ``user``: among those not tried yet (by a visitor: not in
-    ``seen``), the one whose mu is nearest the player's (25 for a new player or a visitor)."""
+#: How many of the untried puzzles nearest one's rating the next puzzle is chosen among
+#: (``puzzle_next``): a throwaway account at the same rating is given another of them.
+PUZZLE_CHOICES = 12
+
+
+def puzzle_next(*, user: Any, kind: str, seen: Any = (), chooser: str = "") -> Any:
+    """The next puzzle of ``kind`` for ``user``: one of the :data:`PUZZLE_CHOICES` not tried yet
+    (by a visitor: not in ``seen``) whose mu is nearest the player's (25 for a new player or a
+    visitor), picked by an HMAC of the server's secret, ``chooser`` (who asks: ``user:<id>``,
+    ``session:<key>``) and how many they have tried. The same person is given the same puzzle
+    until they answer it; another account (or visitor) at the same rating is most likely given
+    another, and cannot tell which one this person was given (docs/learn.md, "Fair puzzles")."""
+    import hashlib
+    import hmac
+
+    from django.conf import settings
     from django.db.models import F
     from django.db.models.functions import Abs
 
@@ -596,10 +609,21 @@ def puzzle_next(*, user: Any, kind: str, seen: Any = ()) -> Any:
         row = PuzzleRating.objects.filter(user=user, kind=kind).first()
         if row is not None:
             mu = row.mu
-        queryset = queryset.exclude(pk__in=PuzzleAttempt.objects.filter(user=user).values("puzzle_id"))
+        tried = PuzzleAttempt.objects.filter(user=user)
+        count = tried.count()
+        queryset = queryset.exclude(pk__in=tried.values("puzzle_id"))
+        chooser = chooser or f"user:{user.pk}"
     else:
+        count = len(list(seen))
         queryset = queryset.exclude(pk__in=list(seen))
-    return queryset.annotate(distance=Abs(F("mu") - Value(mu))).order_by("distance", "id").first()
+    by_distance = queryset.annotate(distance=Abs(F("mu") - Value(mu))).order_by("distance", "id")
+    nearest = list(by_distance[:PUZZLE_CHOICES])
+    if not nearest:
+        return None
+    digest = hmac.new(
+        settings.SECRET_KEY.encode(), f"puzzle-next/{chooser}/{kind}/{count}".encode(), hashlib.sha256
+    ).digest()
+    return nearest[int.from_bytes(digest[:8], "big") % len(nearest)]
 
 
 def puzzle_history(*, user: Any, limit: int = 20) -> list[Any]:

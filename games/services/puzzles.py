@@ -13,7 +13,10 @@
   logged-in player's **first** answer to a puzzle is rated: openskill's Plackett-Luce
   (``games.ratings.MODEL``), the player and the puzzle a two-player match, the one who "wins"
   first; both ratings move (the player's in the puzzle's kind, ``PuzzleRating``). Later answers
-  to the same puzzle are checked and explained but not rated. Visitors are never rated.
+  to the same puzzle are checked and explained but not rated. Visitors are never rated. The
+  engine's own answer comes only with a rated try and after it, to that player; never to a
+  visitor. Which answers are judged at all (the puzzle given by "Next puzzle", or tried) is the
+  view's (``games.views.puzzles``).
 """
 
 from __future__ import annotations
@@ -181,12 +184,15 @@ def puzzle_answer(*, puzzle_id: int, user: Any, move: Any) -> dict[str, Any]:
         raise MalformedAnswerError(result["message"])
     if result.get("unreadable"):
         raise UnreadableAnswerError(result["code"], result.get("error") or {})
+    # The engine's own answer goes only with a rated try, to whoever made it (then and after):
+    # never to a visitor, so a private window previews nothing (docs/learn.md, "Fair puzzles").
+    solution = {"answer": puzzle.answer, "answer_explanation": puzzle.explanation}
     out: dict[str, Any] = {
         **result,
         "puzzle": puzzle.pk,
         "kind": puzzle.kind,
-        "answer": puzzle.answer,
-        "answer_explanation": puzzle.explanation,
+        "answer": None,
+        "answer_explanation": None,
         "rated": False,
         "rating": None,
     }
@@ -200,7 +206,7 @@ def puzzle_answer(*, puzzle_id: int, user: Any, move: Any) -> dict[str, Any]:
         rating, _ = PuzzleRating.objects.select_for_update().get_or_create(user=user, kind=puzzle.kind)
         if PuzzleAttempt.objects.filter(user=user, puzzle=locked).exists():
             out["rating"] = _rating_view(rating.mu, rating.sigma)
-            return out
+            return {**out, **solution}
         before = _rating_view(rating.mu, rating.sigma)
         player = MODEL.rating(mu=rating.mu, sigma=rating.sigma)
         problem = MODEL.rating(mu=locked.mu, sigma=locked.sigma)
@@ -226,7 +232,7 @@ def puzzle_answer(*, puzzle_id: int, user: Any, move: Any) -> dict[str, Any]:
             rating_before=before,
             rating_after=after_rating,
         )
-    out.update(rated=True, rating=after_rating, rating_change=after_rating - before)
+    out.update(rated=True, rating=after_rating, rating_change=after_rating - before, **solution)
     return out
 
 

@@ -80,7 +80,7 @@ def rating_chart(history: Sequence[RatingChange], *, title: str) -> dict[str, An
     for index, (change, value) in enumerate(zip(history, values[1:], strict=True), start=1):
         result = _("won") if change.won else _("place %(rank)s") % {"rank": change.rank}
         finished = change.match.finished
-        when = dateformat.format(timezone.localtime(finished), "j M Y") if finished else ""
+        when = dateformat.format(timezone.localtime(finished), "j N Y") if finished else ""
         delta = value - values[index - 1]
         points.append(
             {

@@ -39,6 +39,26 @@ from games.services import puzzles as puzzle_services
 
 SEEN_KEY = "puzzles_seen"
 SEEN_MAX = 500
+#: The puzzles "Next puzzle" has given this browser session (docs/learn.md, "Fair puzzles"): only
+#: these, and those one has tried rated, are checked; any other answer is refused unjudged.
+GIVEN_KEY = "puzzles_given"
+GIVEN_MAX = 50
+
+
+def _chooser(request: HttpRequest) -> str:
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    if request.session.session_key is None:
+        request.session.save()
+    return f"session:{request.session.session_key}"
+
+
+def _given(request: HttpRequest, puzzle: Puzzle) -> bool:
+    """May this person's answer to ``puzzle`` be judged: given to this session by "Next puzzle",
+    or already tried (rated) by this account?"""
+    if puzzle.pk in request.session.get(GIVEN_KEY, []):
+        return True
+    return bool(request.user.is_authenticated and puzzle.attempts_made.filter(user=request.user).exists())
 
 
 def _refuse(status: int, code: str, message: str) -> JsonResponse:
@@ -69,10 +89,14 @@ def puzzle_index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def puzzle_next(request: HttpRequest, kind: str) -> HttpResponse:
     kind = _kind_or_404(kind)
-    puzzle = selectors.puzzle_next(user=request.user, kind=kind, seen=request.session.get(SEEN_KEY, []))
+    puzzle = selectors.puzzle_next(
+        user=request.user, kind=kind, seen=request.session.get(SEEN_KEY, []), chooser=_chooser(request)
+    )
     if puzzle is None:
         messages.info(request, _("You have tried every puzzle of this kind. More are on their way."))
         return HttpResponseRedirect(reverse("puzzles"))
+    given = [int(i) for i in request.session.get(GIVEN_KEY, []) if int(i) != puzzle.pk]
+    request.session[GIVEN_KEY] = [*given, puzzle.pk][-GIVEN_MAX:]
     return HttpResponseRedirect(reverse("puzzle", args=[puzzle.pk]))
 
 
@@ -109,6 +133,7 @@ def puzzle_detail(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         "mine": mine,
         "tried": tried,
         "puzzle_rating": selectors.ratings.display(puzzle.mu, puzzle.sigma),
+        "given": _given(request, puzzle),
     }
     return render(request, "games/puzzle.html", context)
 
@@ -120,6 +145,14 @@ def puzzle_answer(request: HttpRequest, puzzle_id: int) -> JsonResponse:
     except ValueError:
         return _refuse(400, "malformed_move", "the body is a JSON object with a move")
     move = body.get("move") if isinstance(body, dict) else None
+    given = Puzzle.objects.filter(pk=puzzle_id).first()
+    if given is not None and not _given(request, given):
+        # Judging it would preview it for whoever is given it (docs/learn.md, "Fair puzzles").
+        return _refuse(
+            403,
+            "puzzle_not_given",
+            _("This puzzle was not given to you: “Next puzzle” gives you one to answer."),
+        )
     try:
         result = puzzle_services.puzzle_answer(puzzle_id=puzzle_id, user=request.user, move=move)
     except puzzle_services.PuzzleNotFoundError:

@@ -4,6 +4,7 @@ and two players agreeing on a rematch are both taken to the room's next match.""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +185,28 @@ def test_a_letter_under_200_accents_is_refused_in_the_players_language(
     say(first, typed)
     wait_line(second, composed)
     assert lines(second) == [composed]  # the refused line never reached the other player
+
+
+@pytest.mark.parametrize("language", ["pl", "ro", "en"])
+def test_chat_times_follow_the_pages_language_not_the_browsers(
+    transactional_db: None, server_url: str, browser: Any, artifacts: Path, language: str
+) -> None:
+    """A browser set to American English and a player who reads Polish or Romanian: the time of a
+    chat line is written the page's way, 24-hour "20:24" (issue 33: "08:24 PM" on a Polish page);
+    in English the 12-hour "08:24 PM" stays. The clock is the browser's (UTC here)."""
+    players = users(2)
+    players[0].language = language
+    players[0].save(update_fields=["language"])
+    match = start_match("remik51", {}, players, b"chat times in the browser")
+    page = open_page(
+        browser, server_url, match.pk, seat_of(players, 0), locale="en-US", timezone_id="UTC", viewport=PHONE
+    )
+    assert page.get_attribute("html", "lang") == language
+    open_chat(page)
+    say(page, "czas / ora")
+    wait_line(page, "czas / ora")
+    shown = page.locator("#chat-lines .chat-time").first
+    sent = datetime.fromisoformat(shown.get_attribute("datetime").replace("Z", "+00:00"))
+    wanted = sent.strftime("%I:%M %p") if language == "en" else sent.strftime("%H:%M")
+    assert " ".join(shown.text_content().split()) == wanted
+    page.screenshot(path=str(artifacts / f"chat-time-{language}-390.png"))

@@ -151,4 +151,7 @@ def test_the_score_lines_after_a_deal_are_sentences_in_the_players_language(
         tablekit.close_drawer(page)
         tablekit.open_drawer(page, "log")
         screenshot(page, f"log-{variant}-{language}.png", full_page=False)
+        log = page.eval_on_selector_all("#move-log li", "els => els.map((el) => el.textContent)")
+        assert log, "no move in the log"
+        assert not [line for line in log if line.endswith("..")], log  # one full stop, after "pct." too
         assert not tablekit.js_errors(page)

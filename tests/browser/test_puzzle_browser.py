@@ -46,7 +46,9 @@ def _slot(page: Any, index: int) -> Any:
 def test_a_puzzle_is_solved_on_a_phone_through_the_rack(
     browser: Any, server_url: str, puzzle: dict[str, Any], screenshot: Callable[..., Any]
 ) -> None:
-    page = open_path(browser, server_url, f"/puzzles/{puzzle['id']}/", puzzle["cookie"], **PHONE)
+    # "Next puzzle" gives it (the only opening puzzle): only a puzzle given is judged (docs/learn.md).
+    page = open_path(browser, server_url, "/puzzles/next/opening/", puzzle["cookie"], **PHONE)
+    assert page.url.endswith(f"/puzzles/{puzzle['id']}/")
     page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
     page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
     # The engine's suggested opening is not on the page: it is the answer.
@@ -67,7 +69,8 @@ def test_a_puzzle_is_solved_on_a_phone_through_the_rack(
     page.locator('#lay-all button[data-key="lay-all"]').tap()
     page.wait_for_selector('#puzzle[data-state="solved"]', timeout=15000)
     verdict = page.locator("#puzzle-verdict")
-    assert verdict.locator("code").inner_text() == "solved"
+    assert verdict.get_attribute("data-code") == "solved"
+    assert "solved" not in verdict.inner_text()  # the code is data, not words (issue 32, item 7)
     assert page.locator("#puzzle-rating-change").count() == 1
     assert page.locator(".puzzle-melds li").count() == len(puzzle["answer"]["melds"])
     screenshot(page, "puzzle-phone-solved.png", full_page=False)
@@ -86,9 +89,10 @@ def knock_puzzle(transactional_db: None) -> dict[str, Any]:
     return {"id": stored.pk, "answer": stored.answer}
 
 
-def _open_as_visitor(browser: Any, server_url: str, puzzle_id: int) -> Any:
-    """The puzzle's page on a phone, without an account, once its table is live."""
-    page = open_path(browser, server_url, f"/puzzles/{puzzle_id}/", None, **PHONE)
+def _open_as_visitor(browser: Any, server_url: str, kind: str) -> Any:
+    """The puzzle's page on a phone, without an account, once its table is live: given by "Next
+    puzzle" (the only one of its kind), as only a puzzle given is judged (docs/learn.md)."""
+    page = open_path(browser, server_url, f"/puzzles/next/{kind}/", None, **PHONE)
     page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
     page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
     return page
@@ -98,7 +102,8 @@ def test_gin_15_a_knock_puzzle_shows_the_evaluators_figures(
     browser: Any, server_url: str, knock_puzzle: dict[str, Any], screenshot: Callable[..., Any]
 ) -> None:
     # A visitor (no account): checked and explained, not rated.
-    page = _open_as_visitor(browser, server_url, knock_puzzle["id"])
+    page = _open_as_visitor(browser, server_url, "knock")
+    assert page.url.endswith(f"/puzzles/{knock_puzzle['id']}/")
     assert "Knock now, or discard and draw on?" in page.inner_text("#puzzle-task")
     # The answer goes through the page's connection as the table's knock or discard button sends it.
     page.evaluate(
@@ -126,15 +131,60 @@ def discard_puzzle(transactional_db: None) -> dict[str, Any]:
 def test_gin_9_a_discard_puzzle_is_answered_by_tapping_a_card_and_discard(
     browser: Any, server_url: str, discard_puzzle: dict[str, Any], screenshot: Callable[..., Any]
 ) -> None:
-    page = _open_as_visitor(browser, server_url, discard_puzzle["id"])
+    page = _open_as_visitor(browser, server_url, "discard")
+    assert page.url.endswith(f"/puzzles/{discard_puzzle['id']}/")
     assert "Which card do you discard?" in page.inner_text("#puzzle-task")
     card = discard_puzzle["answer"]["card"]
     page.locator(f'#hand button.card[data-card="{card}"]').tap()
     page.get_by_role("button", name="Discard selected", exact=True).tap()
     page.wait_for_selector('#puzzle[data-state="solved"]', timeout=15000)
-    assert page.locator("#puzzle-verdict code").inner_text() == "solved"
+    assert page.locator("#puzzle-verdict").get_attribute("data-code") == "solved"
     assert page.locator(".puzzle-figures li").count() == discard_puzzle["top"]
     assert page.locator(".puzzle-figures li.played").count() == 1
     assert "the hard bot's" in page.inner_text("#puzzle-verdict")
     screenshot(page, "puzzle-phone-discard-solved.png", full_page=False)
+    assert js_errors(page) == []
+
+
+@pytest.mark.parametrize("language", ["pl", "ro"])
+def test_a_puzzle_verdict_writes_cards_and_numbers_as_the_language_does(
+    browser: Any, server_url: str, knock_puzzle: dict[str, Any], screenshot: Callable[..., Any], language: str
+) -> None:
+    # Issue 32, item 7: no card codes ("5D"), no decimal point, the verdict said once.
+    page = open_path(browser, server_url, "", None, **PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": server_url}])
+    page.goto(f"{server_url}/puzzles/next/knock/")
+    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
+    page.wait_for_selector('#table-app[data-status="live"]', timeout=15000)
+    page.evaluate(
+        "(move) => window.remiPuzzle.connection.sendCommand({type: 'move', id: 'c1', version: 1, move})",
+        knock_puzzle["answer"],
+    )
+    page.wait_for_selector('#puzzle[data-state="solved"]', timeout=15000)
+    text = page.inner_text("#puzzle-verdict")
+    assert not re.search(r"\d\.\d", text), text
+    assert re.search(r"\d,\d", text), text
+    assert not re.search(r"(?<![\w#])(?:[2-9TJQKA][SHDC]|JK)(?!\w)", text), text
+    assert "solved" not in text.lower(), text
+    screenshot(page, f"puzzle-phone-knock-verdict-{language}.png", full_page=False)
+    assert js_errors(page) == []
+
+
+def test_a_puzzle_opened_by_its_address_says_it_is_not_judged(
+    browser: Any, server_url: str, knock_puzzle: dict[str, Any], screenshot: Callable[..., Any]
+) -> None:
+    # docs/learn.md "Fair puzzles": opened by its address (not given by "Next puzzle"), in Polish.
+    page = open_path(browser, server_url, "", None, **PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": "pl", "url": server_url}])
+    page.goto(f"{server_url}/puzzles/{knock_puzzle['id']}/")
+    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
+    notice = page.locator("#puzzle-not-given")
+    assert "nie zostało ci przydzielone" in notice.inner_text()
+    page.evaluate(
+        "(move) => window.remiPuzzle.connection.sendCommand({type: 'move', id: 'c1', version: 1, move})",
+        knock_puzzle["answer"],
+    )
+    page.wait_for_function("document.getElementById('puzzle').dataset.state === 'playing'")
+    assert page.locator("#puzzle-verdict").count() == 0  # refused unjudged: no verdict
+    screenshot(page, "puzzle-phone-not-given-pl.png", full_page=False)
     assert js_errors(page) == []

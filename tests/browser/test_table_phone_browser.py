@@ -18,6 +18,7 @@ step goes to tests/browser/artifacts/ (``phone-<what>-<w>x<h>-<language>.png``).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -409,7 +410,7 @@ def test_the_round_and_the_drawers_tap_targets_on_a_phone_issue_33_item_10(
 
 
 SMALL_TARGETS = """(selector) => [...document.querySelectorAll(selector)]
-  .filter((el) => el.getClientRects().length)
+  .filter((el) => el.getClientRects().length && !el.closest(".visually-hidden"))
   .map((el) => [el.textContent.trim().slice(0, 20), Math.round(el.getBoundingClientRect().height)])
   .filter(([, h]) => h < 43.5)"""
 
@@ -437,3 +438,102 @@ def test_the_up_card_fact_goes_once_the_up_card_is_taken_issue_33_item_9(
     for p in pages:
         wait_version(p, at + 1)
         assert p.locator("#deal-info .card").count() == 0, f"{viewkit.where(p)}: {p.inner_text('#deal-info')}"
+
+
+@pytest.mark.parametrize(
+    ("gin_knock", "size"),
+    [(("pl", "ro"), "360x740"), (("ro", "pl"), "390x844")],
+    indirect=["gin_knock"],
+    ids=["360-pl", "390-ro"],
+)
+def test_after_a_knock_the_knockers_melds_are_in_view_while_the_other_lays_off_issue_33_item_9(
+    gin_knock: tuple[int, list[Seat]], size: str, server_url: str, browser: Any, artifacts: Path
+) -> None:
+    match_id, seats = gin_knock
+    page = _open(browser, server_url, match_id, seats[0], size)
+    at = version(page)
+    _press(page, '[data-key="draw"]')
+    wait_version(page, at + 1)
+    _settled(page)
+    _press(page, '[data-key="knock-best"]')
+    wait_version(page, at + 2)
+    _settled(page)
+    assert page.locator(".table-meld").count() == 2  # AD 2D 3D and 6C 7C 8C 9C
+    _assert_in_view(page, [("meld", ".table-meld", True)], "the reply")
+    _shoot(page, artifacts, "gin-after-knock")
+
+
+@pytest.fixture
+def remik_arranged(
+    request: pytest.FixtureRequest, transactional_db: None
+) -> tuple[int, list[Seat], list[str]]:
+    """Remik 51, two seats; Ala's turn with fourteen cards (ids as the page knows them)."""
+    players = _players(2, request.param)
+    match = start_match("remik51", {"max_players": 2}, players, b"phone rack slots", name="Stolik")
+    state = engine.position(
+        engine.variant("remik51", max_players=2),
+        hands=["2S 5S 9S JS 3H 6H TH 4D 8D QD 5C 7C KC AH", "3S 6S TS QS 2H 7H JH 5D 9D 2C 6C 9C"],
+        discard="8S",
+        turn=0,
+        phase="play",
+        turns_started=[3, 3],
+        names=["ala", "bartek"],
+    )
+    rig(match, state)
+    return match.pk, [seat_of(players, 0), seat_of(players, 1)], [str(card) for card in state.hands[0]]
+
+
+@pytest.mark.parametrize(
+    ("remik_arranged", "size", "last"),
+    [(("pl", "ro"), "1366x768", 25), (("ro", "pl"), "390x844", 22), (("pl", "ro"), "360x740", 22)],
+    indirect=["remik_arranged"],
+    ids=["1366-slot-25", "390-slot-22", "360-slot-22"],
+)
+def test_a_card_the_player_put_far_along_the_rack_stays_in_view_issue_33_items_7_and_10(
+    remik_arranged: tuple[int, list[Seat], list[str]],
+    size: str,
+    last: int,
+    server_url: str,
+    browser: Any,
+    artifacts: Path,
+) -> None:
+    """The rack as the player left it (kept in the browser, docs/table.md): blocks with gaps, the
+    last card far along (slot 25 of 26 at 1366 px grew a second row nobody saw)."""
+    match_id, seats, ids = remik_arranged
+    slots: list[str | None] = [*ids[:3], None, *ids[3:6], None, *ids[6:9], None, *ids[9:13]]
+    slots += [None] * (last - len(slots)) + [ids[13]]
+    viewport = SIZES[size]
+    touch = viewport["width"] < 600
+    ctx = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seats[0].cookie, "url": server_url}])
+    key = f"remi.rack.{match_id}.0"
+    ctx.add_init_script(f"localStorage.setItem({key!r}, {json.dumps(json.dumps(slots))})")
+    page = ctx.new_page()
+    page.goto(f"{server_url}/matches/{match_id}/")
+    wait_live(page)
+    _settled(page)
+    assert page.evaluate("(card) => window.remiTable.model.rack.slots.indexOf(card)", ids[13]) == last
+    _assert_in_view(page, viewkit.HAND, "the rack as arranged")
+    _shoot(page, artifacts, "rack-arranged")
+
+
+@pytest.mark.parametrize(
+    ("remik_last_turn", "size"),
+    [(("pl", "ro"), "360x740"), (("ro", "pl"), "390x844")],
+    indirect=["remik_last_turn"],
+    ids=["360-pl", "390-ro"],
+)
+def test_a_lay_off_being_built_shows_its_card_whole_issue_33_item_10(
+    remik_last_turn: tuple[int, list[Seat]], size: str, server_url: str, browser: Any, artifacts: Path
+) -> None:
+    match_id, seats = remik_last_turn
+    page = _open(browser, server_url, match_id, seats[0], size)
+    at = version(page)
+    _press(page, '[data-key="draw"]')
+    wait_version(page, at + 1)
+    _settled(page)
+    _press(page, '#hand button.card[data-card^="KH"]')
+    _press(page, '[data-key="meld-target:3"]')
+    page.wait_for_selector("#mine-info .draft .card")
+    _assert_in_view(page, [("lay-off card", "#mine-info .draft .card", True)], "a lay-off in the draft")
+    _shoot(page, artifacts, "lay-off")

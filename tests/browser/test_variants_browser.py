@@ -136,7 +136,7 @@ def test_a_finished_match_shows_its_result(
         assert page.locator(".scores-table .chips-row td").all_inner_texts() == [str(c) for c in payouts]
     elif variant == "knock108":
         assert "Chips:" in banner
-        assert page.locator(".scores-table .status-row td").all_inner_texts().count("in") == 1
+        assert page.locator(".scores-table .status-row td").all_inner_texts().count("in the game") == 1
     else:
         assert "+" in page.locator(".scores-table tbody tr").first.inner_text()  # points for cards laid
     assert no_sideways_scroll(page)

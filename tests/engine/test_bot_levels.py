@@ -152,7 +152,7 @@ def test_the_view_seeds_the_levels_luck_but_not_the_commitment() -> None:
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_the_players_names_are_not_in_any_levels_luck(name: str) -> None:
-    # docs/engine.md, "What a bot's luck is seeded from": the same moves meet the same bots,
+    # docs/engine.md, "Bots: levels and API" (on luck): the same moves meet the same bots,
     # whoever plays them (the deal of the day's fairness, docs/learn.md).
     for state in positions(name, seed=9, count=4):
         view = view_for(state, state.turn)

@@ -131,6 +131,8 @@ def test_application_error_codes_are_pinned() -> None:
 
     assert _codes(games.errors, GameError) == {
         "AlreadySeatedError": "already_seated",
+        "AnalysisQueueFullError": "analysis_queue_full",
+        "AnalysisRateLimitedError": "analysis_rate_limited",
         "BadOptionsError": "bad_options",
         "ChatEmptyError": "chat_empty",
         "ChatMessageNotFoundError": "chat_message_not_found",
@@ -152,6 +154,9 @@ def test_application_error_codes_are_pinned() -> None:
         "NotStaffError": "not_staff",
         "RankedNoBotsError": "ranked_no_bots",
         "RematchUnavailableError": "rematch_unavailable",
+        "ReplayBusyError": "replay_busy",
+        "ReplayRateLimitedError": "replay_rate_limited",
+        "ReplayTooLongError": "replay_too_long",
         "RoomFullError": "room_full",
         "RoomNotFoundError": "room_not_found",
         "RoomNotOpenError": "room_not_open",

@@ -18,6 +18,9 @@ function polishCatalog() {
     "rank\u0004ace": "as",
     "suit\u0004diamonds": "karo",
     "meld\u0004run": "sekwens",
+    "rank, accusative\u0004seven": "siódemkę",
+    "rank, accusative\u0004ace": "asa",
+    "card, accusative\u0004joker as %(card)s": "jokera jako %(card)s",
   };
   return {
     gettext: (id) => messages[id] ?? id,
@@ -89,6 +92,13 @@ describe("with the page's catalog", () => {
     globalThis.window = polishCatalog();
     assert.equal(cardName("7H"), "siódemka kier");
     assert.equal(cardName("JK#1(AD)"), "joker jako as karo");
+  });
+
+  test("a card that is the object of a verb takes the accusative (docs/i18n.md)", () => {
+    globalThis.window = polishCatalog();
+    assert.equal(cardName("7H", "acc"), "siódemkę kier");
+    assert.equal(cardName("JK#1(AD)", "acc"), "jokera jako asa karo");
+    assert.equal(cardName("7H"), "siódemka kier"); // the name alone stays in the nominative
   });
 
   test("the language is the page's <html lang>, without its region", () => {

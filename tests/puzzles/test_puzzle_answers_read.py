@@ -15,6 +15,7 @@ from django.urls import reverse
 from games import engine, puzzles
 from games.models import Puzzle, PuzzleAttempt, PuzzleRating
 from games.services import puzzles as puzzle_services
+from tests.puzzles.test_puzzle_site import give
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +44,7 @@ def _stored() -> Puzzle:
 
 
 def _answer(client: Client, puzzle: Puzzle, move: Any) -> Any:
+    give(client, puzzle)
     return client.post(
         reverse("puzzle_answer", args=[puzzle.pk]),
         data=json.dumps({"move": move}),

@@ -7,17 +7,28 @@ import json
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
 from games import engine, puzzles
 from games.models import Puzzle, PuzzleAttempt, PuzzleBatch, PuzzleRating, PuzzleReport
 from games.services import puzzles as puzzle_services
+from games.views.puzzles import GIVEN_KEY
 
 pytestmark = pytest.mark.django_db
 
 
+def give(client: Client, puzzle: Puzzle) -> None:
+    """This browser session has been given ``puzzle``, as "Next puzzle" records it (the fairness
+    tests, tests/puzzles/test_puzzle_fairness.py, go through "Next puzzle" itself)."""
+    session = client.session
+    session[GIVEN_KEY] = [*session.get(GIVEN_KEY, []), puzzle.pk]
+    session.save()
+
+
 def _answer(client: Client, puzzle: Puzzle, move: Any) -> Any:
+    give(client, puzzle)
     return client.post(
         reverse("puzzle_answer", args=[puzzle.pk]),
         data=json.dumps({"move": move}),
@@ -62,7 +73,7 @@ def test_a_wrong_answer_is_refused_with_a_stable_code(stored: list[Puzzle], clie
     puzzle = stored[0]
     data = _answer(client, puzzle, _wrong(puzzle)).json()
     assert (data["correct"], data["code"]) == (False, "not_an_opening")
-    assert data["answer"] == puzzle.answer  # one answer the engine accepts, shown after a miss
+    assert data["answer"] is None  # a visitor is never shown the engine's answer (docs/learn.md)
     melds = puzzle.answer["melds"][:1]
     low = _answer(client, puzzle, {"kind": "play", "melds": melds}).json()
     assert low["correct"] is False
@@ -297,7 +308,11 @@ def test_gin_9_a_discard_puzzle_through_the_endpoint(db: None, client: Client) -
     wrong = _answer(client, puzzle, second).json()
     assert (wrong["correct"], wrong["code"]) == (False, "wrong_choice")
     assert wrong["message"] == "The hard bot's look-ahead prefers another discard here."
-    assert wrong["answer"] == puzzle.answer
-    assert wrong["answer_explanation"]["alternatives"] == figures["alternatives"]
+    assert wrong["answer"] is None  # a visitor: never the engine's answer
+    client.force_login(get_user_model().objects.create_user(username="ola", password=None))
+    rated = _answer(client, puzzle, second).json()
+    assert rated["rated"] is True
+    assert rated["answer"] == puzzle.answer  # after one's own rated try
+    assert rated["answer_explanation"]["alternatives"] == figures["alternatives"]
     polish = _answer(Client(HTTP_ACCEPT_LANGUAGE="pl"), puzzle, second).json()["message"]
     assert polish == "Przewidywanie trudnego bota woli tu odrzucić inną kartę."

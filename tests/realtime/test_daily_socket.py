@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from games import engine, services
 from games.engine.bots import choose_move
 from games.models import Match
-from tests.realtime.sockets import TIMEOUT, Player, joined, session_cookie
+from tests.realtime.sockets import TIMEOUT, Player, joined, open_socket, room_path, session_cookie
 from tests.site.daily_helpers import DAY_START, secrets_of, set_clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,3 +72,20 @@ async def test_a_try_over_the_socket_never_shows_the_secret_or_a_seed(
         assert "revealed_seed" not in text
     # The table showed the deal's commitment, the one /daily/ published when the day started.
     assert first["view"]["commitment"] == engine.commitment(engine.deal_seed(match.secret_bytes, 1))
+
+
+async def test_another_account_cannot_watch_a_try_over_the_socket_while_the_day_lasts(
+    daily_try: tuple[Match, Player],
+) -> None:
+    # No preview of the deal (docs/learn.md): not the try's table, nor its room's socket.
+    match, _player = daily_try
+
+    def watcher() -> str:
+        return session_cookie(get_user_model().objects.create_user(username="bob", password=None))
+
+    cookie = await database_sync_to_async(watcher)()
+    for path in (f"/ws/match/{match.pk}/", room_path(match.room_id)):
+        async with open_socket(match.pk, cookie, path=path) as socket:
+            connected, _ = await socket.connect(timeout=TIMEOUT)
+            assert connected
+            assert await socket.receive_output(timeout=TIMEOUT) == {"type": "websocket.close", "code": 4404}

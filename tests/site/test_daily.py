@@ -129,7 +129,7 @@ def test_a_second_try_through_the_page_says_why_in_the_players_language(ala: Any
 
     again = client.post("/daily/gin/play/", follow=True)
     assert again.redirect_chain[-1][0] == "/daily/"
-    assertContains(again, "To rozdanie dnia już rozegrałeś: jedna próba dziennie.")
+    assertContains(again, "To rozdanie dnia zostało już przez ciebie rozegrane: jedna próba dziennie.")
     assert DailyTry.objects.filter(user=ala).count() == 1
 
 

@@ -1,5 +1,5 @@
 """The deal of the day is the same game for everyone (docs/learn.md, "Deal of the day"; docs/engine.md,
-"What a bot's luck is seeded from"): accounts with different names that make the same moves in
+"Bots: levels and API", on luck): accounts with different names that make the same moves in
 the same deal meet the same bot moves, in every variant.
 
 The test plays as a person would who knows the moves of a first account: the first account's

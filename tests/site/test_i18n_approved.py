@@ -13,9 +13,11 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import translation
+from pytest_django.fixtures import Settings
 
 from games import i18n_rules
 from games.engine.notes import NOTE_KINDS, TEXT_FIELDS, note, read_note, rules_of
@@ -226,7 +228,7 @@ def test_the_refusal_bubble_shows_the_rule_as_a_tag_and_never_the_code() -> None
 
 NAMES = ["Ala", "Bartek"]
 #: The views of the three families (static/js/table/families/index.js, familyOf).
-VIEWS = {
+VIEWS: dict[str, dict[str, Any]] = {
     "remik51": {"variant": "remik51", "names": NAMES},
     "remik40": {"variant": "remik40", "names": NAMES},
     "gin": {"variant": "gin", "names": NAMES, "gin": {}},
@@ -286,8 +288,8 @@ EVENTS: list[tuple[str, str, dict[str, object]]] = [
 OWN_ONLY = {"drew_card"}
 
 
-def _cases() -> list[tuple[str, dict[str, object]]]:
-    cases: list[tuple[str, dict[str, object]]] = []
+def _cases() -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = []
     for name, variant, event in EVENTS:
         view = {**VIEWS[variant], "seat": 0}
         for who, seat in (("own", 0), ("other", 1)):
@@ -304,6 +306,79 @@ def _cases() -> list[tuple[str, dict[str, object]]]:
     discard = [{"kind": "discarded", "seat": 0, "card": "6C#1"}]
     cases.append(("stand-in discards", {"view": view, "events": discard, "standin": 0}))
     return cases
+
+
+#: A score line of each family as the engine writes it (one with notes that cite rules).
+SCORE_LINES: list[tuple[str, str, dict[str, object]]] = [
+    (
+        "remik51 line",
+        "remik51",
+        {
+            "seat": 1,
+            "points": 198,
+            "hand": 99,
+            "table": 0,
+            "multiplier": 2,
+            "notes": ["doubled: the winner went out in one go (R51-45)"],
+        },
+    ),
+    (
+        "remi line",
+        "remik51",
+        {
+            "seat": 1,
+            "points": 120,
+            "hand": 30,
+            "table": 50,
+            "bonus": 50,
+            "atu_bonus": 50,
+            "notes": ["went out with a joker", "dealt the atu's twin"],
+        },
+    ),
+    (
+        "remik40 line",
+        "remik40",
+        {
+            "seat": 1,
+            "points": 52,
+            "hand": 27,
+            "table": 0,
+            "bonus": 25,
+            "chips": 10,
+            "notes": ["+25 after a Remik (R40-28)", "prize: 10 of 40 chips (R40-29)"],
+        },
+    ),
+    (
+        "gin line",
+        "gin",
+        {
+            "seat": 0,
+            "points": 150,
+            "hand": 2,
+            "table": 0,
+            "notes": [
+                "knocked with 2 against 27: 25 (GIN-19)",
+                "game won by marek: 25 + 100 game bonus + 25 for deals won (25 x (1 - 0)) - 0 = 150 (GIN-24)",
+            ],
+        },
+    ),
+    (
+        "knock108 line",
+        "knock108",
+        {
+            "seat": 0,
+            "points": 2,
+            "hand": 2,
+            "bonus": 0,
+            "chips": 5,
+            "notes": [
+                "entry stake: 10 chips into the pool (K108-22)",
+                "knocked with 2 (K108-14, K108-20)",
+                "chips +5 (5 from each of 1, K108-23)",
+            ],
+        },
+    ),
+]
 
 
 def rendered_events() -> list[str]:
@@ -323,7 +398,10 @@ def rendered_events() -> list[str]:
         client = Client()
         client.cookies["django_language"] = language
         catalogs[language] = client.get("/jsi18n/").content.decode()
-    names = [(f"{name} {language}", case) for language in LANGUAGES for name, case in _cases()]
+    lines = [
+        (name, {"view": {**VIEWS[variant], "seat": 0}, "line": line}) for name, variant, line in SCORE_LINES
+    ]
+    names = [(f"{name} {language}", case) for language in LANGUAGES for name, case in [*_cases(), *lines]]
     payload = {
         "catalogs": catalogs,
         "cases": [{"language": n.rsplit(" ", 1)[1], **case} for n, case in names],
@@ -362,8 +440,10 @@ MACHINE_MADE = re.compile(
 def test_no_event_line_has_english_machine_made_grammar_or_a_rule_id() -> None:
     for line in rendered_events():
         name, _, text = line.partition(": ")
-        assert not RULE_ID.search(text), line
-        assert not ENGLISH.search(text.lower()), line
+        sentence = re.sub(r" \[[^\]]*\]$", "", text)  # a score line's rule tag comes apart
+        assert not RULE_ID.search(sentence), line
+        assert not ENGLISH.search(sentence.lower()), line
+        assert not re.search(r"\b(?:hand|loose|credit|chips|game won|from each)\b", sentence), line
         assert not MACHINE_MADE.search(text), line
         if name.startswith("stand-in"):
             assert text.lower().count("ala") == 1, line  # the player named once, the bot the subject
@@ -388,3 +468,43 @@ def test_every_event_kind_the_engine_sends_has_an_approved_sample() -> None:
     sampled = {event["kind"] for _, _, event in EVENTS}
     assert seen - sampled == set(), "event kinds without approved sentences"
     assert {"drew", "discarded", "round_over", "knocked"} <= seen  # the play did reach them
+
+
+def test_no_approved_polish_sentence_guesses_a_players_gender() -> None:
+    """A Polish past tense says the speaker's or subject's gender ("rozegrałeś", "wyłożył(a)"):
+    lines about or to a player use the present tense or a noun instead (docs/i18n.md)."""
+    gendered = re.compile(r"\w+(?:łeś|łaś)\b|\(a\)|\b(?:zwycięzca|przeciwnik|gracz) \w+ł\b|\b\w+ł\(a\)")
+    for path in sorted(APPROVED.glob("table_*.txt")):
+        for line in path.read_text().splitlines():
+            key, _, text = line.partition(": ")
+            if " pl" in key:
+                assert not gendered.search(text), f"{path.name}: {line}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_rule_id_inside_a_sentence_on_the_polish_and_romanian_room_pages(
+    ala: Any, language: str, settings: Settings
+) -> None:
+    """The lobby, practice, the create-room form of every variant and a room of every variant:
+    outside the rule tags (``rule-ref``) no text cites a rule id, and no option value is a code."""
+    from games import engine
+    from tests.site.site_helpers import client_for, make_room
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    ala.language = language
+    ala.save()
+    client = client_for(ala)
+    pages = ["/", "/practice/"]
+    for name in engine.variant_names():
+        pages.append(f"/rooms/new/?variant={name}")
+        pages.append(f"/rooms/{make_room(ala, name, seats=engine.variant(name).min_players).pk}/")
+    for path in pages:
+        html = client.get(path).content.decode()
+        body = re.sub(r"<script.*?</script>|<style.*?</style>", "", html, flags=re.S)
+        body = re.sub(r'<small class="rule-ref">.*?</small>', "", body)
+        text = re.sub(r"<[^>]+>", " ", body)
+        cited = RULE_ID.search(text)
+        assert cited is None, (path, text[max(0, cited.start() - 80) : cited.end()])
+        for raw in RAW_VALUES:
+            assert f">{raw}<" not in body, (path, raw)

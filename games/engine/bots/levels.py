@@ -63,7 +63,7 @@ LevelCandidates = Callable[[Mapping[str, Any], random.Random], Iterable[Move]]
 
 
 #: The view's fields a bot's luck is seeded from: what its seat sees of the game, and nothing else
-#: (docs/engine.md, "What a bot's luck is seeded from"). Left out on purpose (``LUCK_LEFT_OUT``):
+#: (docs/engine.md, "Bots: levels and API", on luck). Left out on purpose (``LUCK_LEFT_OUT``):
 #: who sits where (``names``) and what is derived from the deal's seed (``commitment``,
 #: ``revealed_seed``). A field a view gains later is left out until it is added here, so nothing
 #: about the people at a table can slip into the bots' choices: the same moves in the same deal

@@ -6,6 +6,7 @@
 
 import { h, patch } from "../dom.js";
 import { t } from "../i18n.js";
+import { figureLines, headline, introLine, meldLines, noSolutionLine, pointsLine, ratingLine } from "./verdict.js";
 
 const config = JSON.parse(document.getElementById("puzzle-config").textContent);
 const frame = JSON.parse(document.getElementById("initial-frame").textContent);
@@ -15,11 +16,6 @@ const resultBox = document.getElementById("puzzle-result");
 function csrfToken() {
   const m = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
   return m ? decodeURIComponent(m[1]) : "";
-}
-
-/** "7H#2" -> "7H", "JK#1(5D)" -> "JK(5D)": the cards as people read them. */
-function shortCard(text) {
-  return String(text).replace(/#\d+/, "");
 }
 
 class PuzzleConnection {
@@ -103,82 +99,44 @@ class PuzzleConnection {
   drop() {}
 }
 
-function meldList(explanation) {
-  if (!explanation || !explanation.melds) return null;
-  return h(
-    "ul",
-    { class: "puzzle-melds" },
-    explanation.melds.map((meld) =>
-      h("li", {}, h("span", { class: "puzzle-meld" }, meld.cards.map(shortCard).join(" ")), " ",
-        t("%(n)s points", { n: meld.points }))),
-  );
-}
-
-function explainLine(explanation) {
-  if (!explanation) return null;
-  return h("p", { class: "puzzle-points" },
-    t("Counted towards the opening: %(points)s of the %(need)s needed.", { points: explanation.points, need: explanation.required_points }),
-    explanation.exchanges && explanation.exchanges.length
-      ? ` ${t("Jokers bought back: %(n)s.", { n: explanation.exchanges.length })}` : "");
-}
-
-/** The knock and discard kinds: the evaluator's expected points of each alternative it played out. */
-function figures(explanation, played) {
-  if (!explanation || !explanation.alternatives) return null;
-  const said = { knock: t("Knock now"), draw_on: t("Draw on") };
-  const label = (a) => (a.card ? t("Discard %(card)s", { card: shortCard(a.card) }) : said[a.choice] || a.choice);
-  const values = {
-    margin: explanation.margin.toFixed(1),
-    error: (explanation.error || 0).toFixed(1),
-    n: explanation.samples,
-    top: explanation.top,
-  };
-  const mine = played && played.card ? shortCard(played.card) : null;
-  const considered = !mine || !explanation.top || explanation.alternatives.some((a) => a.card && shortCard(a.card) === mine);
+function explained(explanation, played) {
+  const figures = figureLines(explanation, played);
+  if (figures) {
+    return [
+      h("ul", { class: "puzzle-figures" },
+        figures.rows.map((row) => (row.played
+          ? h("li", { class: "played" }, h("strong", {}, row.text), " ", figures.yours)
+          : h("li", {}, row.text)))),
+      h("p", { class: "aside" }, figures.margin),
+      figures.notConsidered ? h("p", { class: "aside", id: "puzzle-not-considered" }, figures.notConsidered) : null,
+    ];
+  }
+  const melds = meldLines(explanation);
   return [
-    h("ul", { class: "puzzle-figures" },
-      explanation.alternatives.map((a) => {
-        const line = [`${label(a)}: `, t("%(points)s points expected", { points: a.points.toFixed(1) })];
-        return mine && a.card && shortCard(a.card) === mine
-          ? h("li", { class: "played" }, h("strong", {}, line), " ", t("(your discard)"))
-          : h("li", {}, line);
-      })),
-    explanation.top
-      ? h("p", { class: "aside" }, t("The best discard is ahead of the second best of the hard bot's %(top)s best discards by %(margin)s ± %(error)s points, over %(n)s deals of the unseen cards.", values))
-      : h("p", { class: "aside" }, t("Margin %(margin)s ± %(error)s points over %(n)s deals of the unseen cards.", values)),
-    considered ? null : h("p", { class: "aside", id: "puzzle-not-considered" },
-      t("Your discard is not among the hard bot's best discards: the engine did not play it out.")),
+    melds.length
+      ? h("ul", { class: "puzzle-melds" }, melds.map((meld) => h("li", {}, h("span", { class: "puzzle-meld" }, meld.cards), " ", meld.points)))
+      : null,
+    explanation ? h("p", { class: "puzzle-points" }, pointsLine(explanation)) : null,
   ];
 }
-
-function explained(explanation, played) {
-  if (explanation && explanation.alternatives) return figures(explanation, played);
-  return [meldList(explanation), explainLine(explanation)];
-}
-
-const AGREES = { knock: () => t("The engine agrees:"), discard: () => t("The engine agrees:") };
-const CHOICE = { knock: () => t("The engine's choice:"), discard: () => t("The engine's choice:") };
 
 function showResult(answer, played) {
   page.dataset.state = answer.correct ? "solved" : "failed";
   page.dataset.code = answer.code;
-  const rating = answer.rated
-    ? h("p", { class: "puzzle-rating-change", id: "puzzle-rating-change" },
-        t("Your puzzle rating: %(rating)s (%(change)s).", {
-          rating: answer.rating,
-          change: `${answer.rating_change >= 0 ? "+" : ""}${answer.rating_change}`,
-        }))
-    : answer.rating !== null && answer.rating !== undefined
-      ? h("p", { class: "aside" }, t("Only your first answer to a puzzle is rated."))
-      : null;
+  const rated = ratingLine(answer);
+  const rating = rated
+    ? h("p", answer.rated ? { class: "puzzle-rating-change", id: "puzzle-rating-change" } : { class: "aside" }, rated)
+    : null;
+  const head = headline(answer);
   patch(
     resultBox,
-    h("div", { class: `puzzle-verdict ${answer.correct ? "solved" : "failed"}`, id: "puzzle-verdict", role: "status" },
-      h("p", {}, h("strong", {}, answer.correct ? t("Solved!") : t("Not this time.")), " ", answer.message, " ",
-        h("code", {}, answer.code)),
+    h("div", { class: `puzzle-verdict ${answer.correct ? "solved" : "failed"}`, id: "puzzle-verdict", role: "status", "data-code": answer.code },
+      h("p", {}, h("strong", {}, head.strong), head.rest ? ` ${head.rest}` : ""),
       answer.correct
-        ? [h("p", {}, AGREES[config.kind] ? AGREES[config.kind]() : t("The engine accepts your opening:")), explained(answer.explanation, played)]
-        : [h("p", {}, CHOICE[config.kind] ? CHOICE[config.kind]() : t("One answer the engine accepts:")), explained(answer.answer_explanation, played)],
+        ? [h("p", {}, introLine(config.kind, true)), explained(answer.explanation, played)]
+        : answer.answer_explanation
+          ? [h("p", {}, introLine(config.kind, false)), explained(answer.answer_explanation, played)]
+          : h("p", { class: "aside", id: "puzzle-no-solution" }, noSolutionLine()),
       rating,
       h("p", {}, h("a", { class: "button", href: config.nextUrl, id: "puzzle-next" }, t("Next puzzle")))),
   );

@@ -7,7 +7,10 @@
 // each time the socket (re)opens: a new connection.socket seen with a frame.
 
 import { h, patch } from "../dom.js";
-import { t } from "../i18n.js";
+import { language, t } from "../i18n.js";
+
+/** A chat line's time, hours and minutes, as the page's language writes them (docs/table.md). */
+const TIME = new Intl.DateTimeFormat(language(), { hour: "2-digit", minute: "2-digit" });
 
 /**
  * Hear every frame the table announces; a new socket (connect, reconnect) is told with the
@@ -143,7 +146,8 @@ export function mount(container, connection) {
       tools.push(h("button", { type: "button", class: "tbtn small quiet chat-tool chat-delete", onclick: () => command({ type: "chat_delete", message: line.id }) }, t("Delete")));
     }
     const when = new Date(line.sent);
-    const time = Number.isNaN(when.getTime()) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    // Written the page's way (its <html lang>, not the browser's): 20:24 in Polish and Romanian.
+    const time = Number.isNaN(when.getTime()) ? "" : TIME.format(when);
     return h(
       "li",
       { class: mine ? "chat-line chat-mine" : "chat-line", dataset: { id: String(line.id), author: line.author } },

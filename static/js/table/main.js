@@ -234,9 +234,9 @@ window.addEventListener("resize", () => {
 });
 
 /**
- * The round's summary (issue 33, item 6) covers no control: on a laptop it lies over the felt's
- * melds area, under the stock and the discards; on a phone, where the felt is small, over the
- * room the idle action bar leaves below the rack's cards (it is only shown while there is nothing
+ * The round's summary (issue 33, item 6) covers no control: it lies over the felt's melds area,
+ * under the stock and the discards; on a phone whose felt has no room for it, over the room the
+ * idle action bar leaves below the rack's cards (it is only shown while there is nothing
  * to press: it closes when the seat's turn comes). The match's result stays over the table
  * (nothing is played then). A page that is not the whole-screen table (practice) keeps it over
  * the table as before.
@@ -247,11 +247,13 @@ function placeSummary(f) {
   const scroller = regions.board.querySelector(".board-scroll");
   const idle = regions.mine.querySelector(".controls.idle");
   const rack = document.getElementById("hand");
-  const phone = window.matchMedia("(max-width: 40rem)").matches;
-  el.classList.toggle("in-felt", Boolean(live && scroller && !(phone && idle && rack)));
-  el.classList.toggle("in-hand", Boolean(live && phone && idle && rack));
+  // A phone's felt, when it has room (7 rem) for the summary, else the idle bar's room.
+  const roomy = scroller && scroller.clientHeight >= 7 * parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const inHand = Boolean(live && idle && rack && !roomy && window.matchMedia("(max-width: 40rem)").matches);
+  el.classList.toggle("in-felt", Boolean(live && scroller && !inHand));
+  el.classList.toggle("in-hand", inHand);
   el.style.removeProperty("--summary-top");
-  if (live && phone && idle && rack) {
+  if (inHand) {
     regions.mine.append(el);
     if (!el.firstChild) return;
     // Below the rows the rack reserves for its cards (--rack-rows, set by fitBlockLabels).
@@ -651,7 +653,8 @@ function logLine(frame) {
   // discards …"), even for this very seat: never "you …", and the name only once.
   const said = standin ? describeStandin(frame.view, actorSeat.seat, events) : describeEvents(frame.view, events);
   if (!said) return null;
-  const text = said.charAt(0).toUpperCase() + said.slice(1) + ".";
+  // One full stop at the end, even after an abbreviation ("… cu 81 pct.").
+  const text = said.charAt(0).toUpperCase() + said.slice(1) + (said.endsWith(".") ? "" : ".");
   return { version: frame.version, text, standin, kind: actorSeat ? actorSeat.kind : "" };
 }
 
