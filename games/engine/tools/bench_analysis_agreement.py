@@ -93,6 +93,8 @@ def main(argv: list[str] | None = None) -> None:
             )
             row["unclear"] += short.verdict == "unclear"
             row["joker good"] += throws_joker(state, played) and short.verdict == "good"
+            if row["decisions"] % 10 == 0:
+                print(f"  {name}: {row['decisions']} decisions so far, {dict(pairs)}", flush=True)
         totals.update(row)
         n = max(1, row["decisions"])
         print(
