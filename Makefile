@@ -102,6 +102,10 @@ bench: venv ## Benchmark the rules engine
 bench-analysis: venv ## The analysis of a round: CPU and wall time per round per variant (BENCH_ANALYSIS_ARGS="--rounds 3")
 	$(BIN)/python -m games.engine.tools.bench_analysis $(BENCH_ANALYSIS_ARGS)
 
+.PHONY: bench-analysis-agreement
+bench-analysis-agreement: venv ## The analysis's verdicts against a 20x longer evaluation, 200 decisions of gin, Oklahoma, Knock-108 (BENCH_AGREEMENT_ARGS="--decisions 30")
+	$(BIN)/python -m games.engine.tools.bench_analysis_agreement $(BENCH_AGREEMENT_ARGS)
+
 .PHONY: bench-hint
 bench-hint: venv ## The opening hint of a hundred tables' hands in turn, per size of the kept memo (BENCH_HINT_ARGS="--kept 5000,50000")
 	$(BIN)/python -m games.engine.tools.bench_hint $(BENCH_HINT_ARGS)

@@ -4,16 +4,20 @@ The engine stores each decision as data (``games.engine.analysis.Decision.to_jso
 played, the best one, the expected points lost, the mark); this module says it to people:
 
 >>> from django.utils import translation
->>> decision = {"step": 3, "kind": "discard", "mark": "mistake", "missed": "", "loss": 75.0,
-...             "error": 2.5, "played": {"kind": "discard", "card": "TH#1"},
+>>> decision = {"step": 3, "kind": "discard", "verdict": "mistake", "mark": "mistake", "missed": "",
+...             "loss": 75.0, "error": 2.5, "played": {"kind": "discard", "card": "TH#1"},
 ...             "best": {"kind": "discard", "card": "4D#1"}}
 >>> with translation.override("en"):
 ...     decision_words(decision)["text"]
-'Mistake: you discarded 10♥; expected 75 points lost against the better move: discard 4♦.'
+'Mistake: you discarded 10♥; about 75 points lost (± 3) against the best other move found: discard 4♦.'
+
+The ``±`` is the half-width of the interval the verdict was reached at (95% confidence,
+``games.engine.analysis.CONFIDENCE``), rounded up to a whole point.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
@@ -24,11 +28,6 @@ from games.card_labels import card_text
 def _cards(cards: list[str]) -> str:
     """Cards as the table writes them ("Q♥ K♥ A♥", "★(Q♦)"): never codes, in every language."""
     return " ".join(card_text(str(card)) for card in cards)
-
-
-def _first_upper(text: str) -> str:
-    """The first letter in capitals, the rest as it is (``str.capitalize`` would write "k♣")."""
-    return text[:1].upper() + text[1:]
 
 
 def move_words(move: dict[str, Any]) -> str:
@@ -73,8 +72,23 @@ def played_words(move: dict[str, Any]) -> str:
     return gettext("you played: %(move)s") % {"move": move_words(move)}
 
 
-def mark_label(mark: str) -> str:
-    return {"mistake": gettext("Mistake"), "questionable": gettext("Questionable")}.get(mark, gettext("Good"))
+def mark_label(verdict: str) -> str:
+    """The verdict's label: "Mistake", "Questionable", "Good" or "Unclear" (the samples did not
+    settle it; docs/learn.md, "Analysis of a round")."""
+    return {
+        "mistake": gettext("Mistake"),
+        "questionable": gettext("Questionable"),
+        "good": gettext("Good"),
+    }.get(verdict, gettext("Unclear"))
+
+
+def decision_verdict(decision: dict[str, Any]) -> str:
+    """The decision's verdict; a report stored before verdicts existed had only a mark, and its
+    unmarked moves were never shown to be good: they read "unclear"."""
+    verdict = str(decision.get("verdict") or "")
+    if verdict in ("good", "unclear", "questionable", "mistake"):
+        return verdict
+    return str(decision.get("mark") or "") or "unclear"
 
 
 def missed_label(missed: str) -> str:
@@ -84,35 +98,36 @@ def missed_label(missed: str) -> str:
 
 
 def decision_words(decision: dict[str, Any]) -> dict[str, Any]:
-    """A decision for the replay: its step, mark, label and sentence."""
+    """A decision for the replay: its step, verdict, label and sentence, with the loss and its error
+    ("about 12 points lost (± 3)")."""
     mark = str(decision.get("mark") or "")
+    verdict = decision_verdict(decision)
     loss = float(decision.get("loss") or 0.0)
-    points = round(loss)
-    if mark:
-        text = ngettext(
-            "%(mark)s: %(played)s; expected %(points)s point lost against the better move: %(best)s.",
-            "%(mark)s: %(played)s; expected %(points)s points lost against the better move: %(best)s.",
-            points,
-        ) % {
-            "mark": mark_label(mark),
-            "played": played_words(decision["played"]),
-            "points": points,
-            "best": move_words(decision["best"]),
-        }
-        missed = missed_label(str(decision.get("missed") or ""))
-        if missed:
-            text = f"{missed}. {text}"
-    else:
-        text = gettext("%(played)s: %(points)s expected points from the best move found.") % {
-            "played": _first_upper(played_words(decision["played"])),
-            "points": points,
-        }
+    points = max(0, round(loss))
+    error = float(decision.get("error") or 0.0)
+    plus_minus = max(1, math.ceil(error)) if math.isfinite(error) else 999
+    text = ngettext(
+        "%(mark)s: %(played)s; about %(points)s point lost (± %(error)s) against the best other move found: %(best)s.",  # noqa: E501
+        "%(mark)s: %(played)s; about %(points)s points lost (± %(error)s) against the best other move found: %(best)s.",  # noqa: E501
+        points,
+    ) % {
+        "mark": mark_label(verdict),
+        "played": played_words(decision["played"]),
+        "points": points,
+        "error": plus_minus,
+        "best": move_words(decision["best"]),
+    }
+    missed = missed_label(str(decision.get("missed") or ""))
+    if missed:
+        text = f"{missed}. {text}"
     return {
         "step": int(decision["step"]),
         "mark": mark,
-        "label": mark_label(mark),
+        "verdict": verdict,
+        "label": mark_label(verdict),
         "missed": str(decision.get("missed") or ""),
         "loss": round(loss, 1),
+        "error": plus_minus,
         "text": text,
         "jump": gettext("move %(step)s") % {"step": int(decision["step"])},
     }

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games.card_labels import card_label
-from games.engine.notes import read_note
+from games.engine import read_note
 
 TEXTS = [
     # --- gin ---
@@ -377,7 +377,9 @@ def notes_js() -> str:
     sentence is written literally inside ``t()`` so that ``makemessages -d djangojs`` finds it."""
     import json
 
-    from games.engine.notes import NOTE_KINDS, TEXT_FIELDS, rules_of
+    from games.engine import NOTE_KINDS
+    from games.engine import NOTE_TEXT_FIELDS as TEXT_FIELDS
+    from games.engine import note_rules as rules_of
 
     def js(value: object) -> str:
         return json.dumps(value, ensure_ascii=False)

@@ -33,6 +33,9 @@ from .moves import (
     move_text,
     move_to_json,
 )
+from .notes import NOTE_KINDS, read_note
+from .notes import TEXT_FIELDS as NOTE_TEXT_FIELDS
+from .notes import rules_of as note_rules
 from .perspective import view_for
 from .positions import gin_position, position
 from .record_check import iter_round_steps, round_steps, verify_record
@@ -52,6 +55,8 @@ from .state import (
 )
 
 __all__ = [
+    "NOTE_KINDS",
+    "NOTE_TEXT_FIELDS",
     "RECORD_FORMAT",
     "Card",
     "CodedError",
@@ -92,11 +97,13 @@ __all__ = [
     "move_to_json",
     "new_game",
     "next_match_first",
+    "note_rules",
     "opened_seats",
     "parse_card",
     "parse_cards",
     "position",
     "read_meld",
+    "read_note",
     "record_from_json",
     "record_to_json",
     "replay",

@@ -53,6 +53,7 @@ import random
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 from .bots.levels import candidate_moves, choose_move
@@ -65,6 +66,9 @@ from .perspective import view_for
 from .state import GameState
 
 __all__ = [
+    "CONFIDENCE",
+    "CONFIRM_BATCH",
+    "CONFIRM_LOOKS",
     "MAX_MOVES",
     "MISTAKE",
     "PLAYOUT_LEVEL",
@@ -73,20 +77,25 @@ __all__ = [
     "ROUND_SAMPLES",
     "ROUND_TOP",
     "SAMPLES",
-    "SURE",
     "TAKES",
     "TOP",
+    "VERDICTS",
     "Alternative",
     "Decision",
     "Evaluation",
     "RoundReport",
     "alternatives",
     "analyse_round",
+    "assess",
+    "critical_value",
+    "decision_cost",
     "determinize",
     "evaluate",
-    "judge",
+    "interval",
     "move_key",
+    "throws_joker",
     "unfinished_margin",
+    "verdict",
 ]
 
 #: Samples of the unseen cards per evaluation (each alternative is played out once on each).
@@ -329,20 +338,108 @@ def evaluate(
 
 
 # --- a whole round, one seat's decisions -----------------------------------------------------------
+#
+# The verdict on a decision is a statement about the expected points the move played gives away
+# against its *rival* (the best other alternative), and it is only made when the evidence holds it
+# at :data:`CONFIDENCE` (docs/engine.md, "Verdicts that know their error"):
+#
+# 1. **Screening** picks the rival: every alternative is played out on ``samples`` samples (common
+#    random numbers, :func:`evaluate`), the best one other than the move played is the rival.
+# 2. **Confirmation** measures the loss on *fresh* samples (other seeds: the rival was chosen as the
+#    best of several noisy means, so the screening's own figures flatter it), only the move played
+#    and its rival, both on the same samples, in batches of :data:`CONFIRM_BATCH`, at most
+#    :data:`CONFIRM_LOOKS` batches. After each batch the loss (the mean of the per-sample
+#    differences) gets an interval: Student's t at :data:`CONFIDENCE` with the error spread over
+#    the looks (Bonferroni), so looking after each batch does not inflate the confidence stated.
+#    Sampling stops as soon as a verdict is settled, or when the batches run out.
+# 3. **The verdict** (:func:`verdict`): ``mistake`` only when the loss is large (at least
+#    :data:`MISTAKE`) and surely more than :data:`QUESTIONABLE` (the interval's low end);
+#    ``questionable`` when it is at least :data:`QUESTIONABLE` and surely more than nothing;
+#    ``good`` when it is surely less than :data:`QUESTIONABLE` (the interval's high end);
+#    ``unclear`` otherwise. A joker thrown away (Remik 51, Remi, Remik 40: a wild card in a game
+#    where the jokers are the hand's best cards) is never ``good``: at best ``unclear``.
 
 #: A decision whose move gives away at least this many points (expected, against the best
-#: alternative) is *questionable*; at least :data:`MISTAKE` points, a *mistake*. Either only when
-#: the loss is more than :data:`SURE` standard errors (the samples agree).
+#: alternative) is *questionable*; at least :data:`MISTAKE` points, a *mistake* (see :func:`verdict`).
 QUESTIONABLE = 5.0
 MISTAKE = 15.0
-SURE = 2.0
-#: Samples per decision when a whole round is analysed, and the hard bot's moves tried besides the
-#: one played (with the other way to draw and knock or draw on).
+#: The confidence of every verdict, over all the looks at one decision's samples.
+CONFIDENCE = 0.95
+#: The verdicts, from best to worst ("unclear": the samples did not settle it).
+VERDICTS = ("good", "unclear", "questionable", "mistake")
+#: Screening samples per decision when a whole round is analysed, and the hard bot's moves tried
+#: besides the one played (with the other way to draw and knock or draw on).
 ROUND_SAMPLES = 6
 ROUND_TOP = 3
-#: Playouts one round's analysis may run at most (for one seat): past it, the decisions left are
-#: reported as not analysed. With at most :data:`MAX_MOVES` moves a playout, this bounds the CPU.
-ROUND_PLAYOUTS = 720
+#: Confirmation: fresh samples of the move played against its rival, this many at a time, at most
+#: this many times.
+CONFIRM_BATCH = 6
+CONFIRM_LOOKS = 4
+#: Playouts one round's analysis may run at most (for one seat): a decision is started only if its
+#: worst case (screening plus every confirmation batch) fits; the decisions left are reported as
+#: not analysed. With at most :data:`MAX_MOVES` moves a playout, this bounds the CPU.
+ROUND_PLAYOUTS = 1200
+
+
+def critical_value(samples: int, looks: int = CONFIRM_LOOKS, confidence: float = CONFIDENCE) -> float:
+    """The half-width of a two-sided interval at ``confidence``, over ``looks`` looks, in standard
+    errors of a mean of ``samples`` differences: Student's t quantile with ``samples - 1`` degrees of
+    freedom at ``1 - (1 - confidence) / (2 * looks)`` (Bonferroni), by the Cornish-Fisher
+    expansion of the normal quantile (within 0.5% of the exact quantile from 5 degrees of
+    freedom), rounded to 3 decimals so that CPython and Pyodide agree to the bit.
+
+    >>> critical_value(6, looks=1), critical_value(11, looks=1), critical_value(1000, looks=1)
+    (2.57, 2.228, 1.962)
+    """
+    if samples < 2:
+        return math.inf
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * looks))
+    v = samples - 1
+    z2 = z * z
+    g1 = (z2 + 1) * z / 4
+    g2 = ((5 * z2 + 16) * z2 + 3) * z / 96
+    g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384
+    g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160
+    return round(z + g1 / v + g2 / v**2 + g3 / v**3 + g4 / v**4, 3)
+
+
+def interval(diffs: Sequence[float], looks: int = CONFIRM_LOOKS) -> tuple[float, float]:
+    """The mean of ``diffs`` and the half-width of its interval (:func:`critical_value`)."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, critical_value(n, looks) * math.sqrt(variance / n)
+
+
+def verdict(loss: float, half: float) -> str:
+    """The verdict on a move that gives away ``loss`` points (± ``half``) against its rival.
+
+    >>> verdict(30.0, 4.0), verdict(30.0, 28.0), verdict(8.0, 5.0), verdict(1.0, 3.0), verdict(1.0, 9.0)
+    ('mistake', 'questionable', 'questionable', 'good', 'unclear')
+    """
+    low, high = loss - half, loss + half
+    if loss >= MISTAKE and low >= QUESTIONABLE:
+        return "mistake"
+    if loss >= QUESTIONABLE and low > 0:
+        return "questionable"
+    if high < QUESTIONABLE:
+        return "good"
+    return "unclear"
+
+
+def _settled(label: str, loss: float, half: float) -> bool:
+    """Would more samples no longer change the verdict's kind? (``questionable`` may still turn
+    out a mistake while its interval reaches :data:`MISTAKE`.)"""
+    return label in ("good", "mistake") or (label == "questionable" and loss + half < MISTAKE)
+
+
+def throws_joker(state: GameState, move: Move) -> bool:
+    """Does ``move`` discard a joker in a variant where a joker is wild in the hand's melds (the
+    rummy family with jokers: Remik 51, Remi, Remik 40)?"""
+    card = move.card if isinstance(move, (Discard, Knock)) else None
+    return card is not None and card.is_joker and state.rules.family == "rummy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,15 +449,25 @@ class Decision:
     step: int
     kind: str  # "draw", "meld", "discard" or "knock"
     played: Move
+    #: The points of the move played and of its rival (the best other alternative found), on the
+    #: confirmation samples.
     played_points: float
     best: Move
     best_points: float
+    #: The mean of the per-sample differences (rival less played: negative when the move played
+    #: did better) and the half-width of its interval at :data:`CONFIDENCE`.
     loss: float
     error: float
-    mark: str  # "", "questionable" or "mistake"
+    #: One of :data:`VERDICTS`.
+    verdict: str
+    #: "questionable" or "mistake" (the verdicts that mark a move on the replay), else "".
+    mark: str
     #: "missed_opening", "missed_knock" or "".
     missed: str
     alternatives: int
+    #: Confirmation samples drawn, and playouts run in all (screening and confirmation).
+    samples: int = 0
+    playouts: int = 0
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -372,9 +479,11 @@ class Decision:
             "best_points": self.best_points,
             "loss": self.loss,
             "error": self.error,
+            "verdict": self.verdict,
             "mark": self.mark,
             "missed": self.missed,
             "alternatives": self.alternatives,
+            "samples": self.samples,
         }
 
 
@@ -400,7 +509,13 @@ class RoundReport:
             "skipped": list(self.skipped),
             "unanalysed": list(self.unanalysed),
             "playouts": self.playouts,
-            "thresholds": {"questionable": QUESTIONABLE, "mistake": MISTAKE, "sure": SURE},
+            "thresholds": {
+                "questionable": QUESTIONABLE,
+                "mistake": MISTAKE,
+                "confidence": CONFIDENCE,
+                "batch": CONFIRM_BATCH,
+                "looks": CONFIRM_LOOKS,
+            },
         }
 
 
@@ -428,37 +543,89 @@ def _opens(state: GameState, seat: int, move: Move) -> bool:
     return bool(view_for(after, seat)["opened"][seat]) if after.round_no == state.round_no else True
 
 
-def judge(state: GameState, seat: int, played: Move, result: Evaluation, *, step: int = 0) -> Decision:
-    """The verdict on ``played`` (one of ``result``'s alternatives) at ``state``."""
-    loss = result.loss(played) or 0.0
-    error = result.loss_error(played) or 0.0
-    sure = loss > SURE * error
-    mark = ""
-    if sure and loss >= MISTAKE:
-        mark = "mistake"
-    elif sure and loss >= QUESTIONABLE:
-        mark = "questionable"
-    best = result.best.move
+def assess(
+    state: GameState,
+    seat: int,
+    played: Move,
+    moves: Sequence[Move],
+    *,
+    seed: int | str | bytes,
+    step: int = 0,
+    samples: int = ROUND_SAMPLES,
+    batch: int = CONFIRM_BATCH,
+    looks: int = CONFIRM_LOOKS,
+    playout_level: str = PLAYOUT_LEVEL,
+    max_moves: int = MAX_MOVES,
+) -> Decision | None:
+    """The verdict on ``played`` at ``state`` (``seat`` to move), against ``moves`` (the played
+    move among them or not): screening on ``samples`` samples picks the rival, then fresh samples in
+    batches of ``batch`` (at most ``looks``) measure the loss until the verdict is settled (see the
+    comment above :data:`QUESTIONABLE`). None when the engine leaves no other alternative.
+    Deterministic given the seat's view, the moves and ``seed``."""
+    key = move_key(played)
+    tried = [played, *(m for m in moves if move_key(m) != key)]
+    screen = evaluate(
+        state,
+        seat,
+        tried,
+        samples=samples,
+        seed=f"{seed!r}/screen",
+        playout_level=playout_level,
+        max_moves=max_moves,
+    )
+    rivals = [a for a in screen.alternatives if move_key(a.move) != key]
+    if not rivals:
+        return None
+    rival = rivals[0].move
+    playouts = samples * len(screen.alternatives)
+    start = len(state.results)
+    mine: list[float] = []
+    theirs: list[float] = []
+    label, loss, half = "unclear", 0.0, math.inf
+    for look in range(looks):
+        for number in range(look * batch, (look + 1) * batch):
+            world = determinize(state, seat, _sample_rng(f"{seed!r}/confirm", number))
+            for move, margins in ((played, mine), (rival, theirs)):
+                after = apply_move(world, seat, move).state
+                margins.append(_playout(after, seat, playout_level, max_moves, start))
+        playouts += 2 * batch
+        loss, half = interval([r - p for r, p in zip(theirs, mine, strict=True)], looks)
+        label = verdict(loss, half)
+        if _settled(label, loss, half):
+            break
+    if label == "good" and throws_joker(state, played):
+        label = "unclear"
+    mark = label if label in ("questionable", "mistake") else ""
     missed = ""
     if mark:
-        if isinstance(best, Knock) and not isinstance(played, Knock):
+        if isinstance(rival, Knock) and not isinstance(played, Knock):
             missed = "missed_knock"
-        elif _opens(state, seat, best) and not _opens(state, seat, played):
+        elif _opens(state, seat, rival) and not _opens(state, seat, played):
             missed = "missed_opening"
-    points = result.points_of(played)
+    n = len(mine)
     return Decision(
         step=step,
-        kind=_kind(played, [a.move for a in result.alternatives]),
+        kind=_kind(played, [a.move for a in screen.alternatives]),
         played=played,
-        played_points=points if points is not None else 0.0,
-        best=best,
-        best_points=result.best.points,
+        played_points=round(sum(mine) / n, 3),
+        best=rival,
+        best_points=round(sum(theirs) / n, 3),
         loss=round(loss, 3),
-        error=error,
+        error=round(half, 3) if math.isfinite(half) else 999.0,
+        verdict=label,
         mark=mark,
         missed=missed,
-        alternatives=len(result.alternatives),
+        alternatives=len(screen.alternatives),
+        samples=n,
+        playouts=playouts,
     )
+
+
+def decision_cost(
+    alternatives: int, *, samples: int = ROUND_SAMPLES, batch: int = CONFIRM_BATCH, looks: int = CONFIRM_LOOKS
+) -> int:
+    """The most playouts :func:`assess` may run for a decision with ``alternatives`` moves."""
+    return samples * alternatives + 2 * batch * looks
 
 
 def analyse_round(
@@ -468,6 +635,8 @@ def analyse_round(
     seed: int | str | bytes,
     samples: int = ROUND_SAMPLES,
     top: int = ROUND_TOP,
+    batch: int = CONFIRM_BATCH,
+    looks: int = CONFIRM_LOOKS,
     budget: int = ROUND_PLAYOUTS,
     skip: Collection[int] = (),
     progress: Callable[[int, int], None] | None = None,
@@ -477,8 +646,9 @@ def analyse_round(
     ``steps`` are the round's positions as :func:`~games.engine.round_steps` gives them (the deal,
     then the state after each move, with the seat and the move): ``(state, seat, move)``. Steps in
     ``skip`` (moves a stand-in played for the seat) are left out; so are forced moves (one
-    alternative) and, once ``budget`` playouts are spent, the rest. ``progress(done, total)`` is
-    called after each decision. Deterministic given ``seed``.
+    alternative) and, once ``budget`` playouts would be overrun, the rest. Each decision is judged
+    by :func:`assess`. ``progress(done, total)`` is called after each decision. Deterministic given
+    ``seed``.
     """
     mine = [i for i in range(1, len(steps)) if steps[i][1] == seat and steps[i][2] is not None]
     decisions: list[Decision] = []
@@ -498,15 +668,25 @@ def analyse_round(
                 moves.append(played)
             if len(moves) < 2:
                 forced.append(index)
-            elif spent + samples * len(moves) > budget:
+            elif spent + decision_cost(len(moves), samples=samples, batch=batch, looks=looks) > budget:
                 unanalysed.append(index)
             else:
-                spent += samples * len(moves)
-                result = evaluate(before, seat, moves, samples=samples, seed=f"{seed!r}/{index}")
-                if len(result.alternatives) < 2:
+                decision = assess(
+                    before,
+                    seat,
+                    played,
+                    moves,
+                    seed=f"{seed!r}/{index}",
+                    step=index,
+                    samples=samples,
+                    batch=batch,
+                    looks=looks,
+                )
+                if decision is None:
                     forced.append(index)
                 else:
-                    decisions.append(judge(before, seat, played, result, step=index))
+                    spent += decision.playouts
+                    decisions.append(decision)
         if progress is not None:
             progress(done, len(mine))
     return RoundReport(

@@ -168,3 +168,23 @@ def test_a_puzzle_verdict_writes_cards_and_numbers_as_the_language_does(
     assert "solved" not in text.lower(), text
     screenshot(page, f"puzzle-phone-knock-verdict-{language}.png", full_page=False)
     assert js_errors(page) == []
+
+
+def test_a_puzzle_opened_by_its_address_says_it_is_not_judged(
+    browser: Any, server_url: str, knock_puzzle: dict[str, Any], screenshot: Callable[..., Any]
+) -> None:
+    # docs/learn.md "Fair puzzles": opened by its address (not given by "Next puzzle"), in Polish.
+    page = open_path(browser, server_url, "", None, **PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": "pl", "url": server_url}])
+    page.goto(f"{server_url}/puzzles/{knock_puzzle['id']}/")
+    page.wait_for_selector('#puzzle[data-state="playing"]', timeout=15000)
+    notice = page.locator("#puzzle-not-given")
+    assert "nie zostało ci przydzielone" in notice.inner_text()
+    page.evaluate(
+        "(move) => window.remiPuzzle.connection.sendCommand({type: 'move', id: 'c1', version: 1, move})",
+        knock_puzzle["answer"],
+    )
+    page.wait_for_function("document.getElementById('puzzle').dataset.state === 'playing'")
+    assert page.locator("#puzzle-verdict").count() == 0  # refused unjudged: no verdict
+    screenshot(page, "puzzle-phone-not-given-pl.png", full_page=False)
+    assert js_errors(page) == []

@@ -7,4 +7,4 @@ from games import card_labels
 
 def test_the_module_examples_hold() -> None:
     result = doctest.testmod(card_labels)
-    assert (result.attempted, result.failed) == (2, 0)
+    assert (result.attempted, result.failed) == (3, 0)
