@@ -164,6 +164,9 @@ MESSAGES: dict[str, str] = {
     "replay_rate_limited+seconds": gettext_noop(
         "Too many replays from your address: try again in %(seconds)s s."
     ),
+    "replay_rate_limited+minutes": gettext_noop(
+        "Too many replays from your address: try again in %(minutes)s min."
+    ),
     "replay_busy": gettext_noop("Another replay is being prepared: wait a moment and try again."),
     "replay_too_long": gettext_noop("This round has too many moves to be replayed here."),
     "replay_too_long+limit": gettext_noop(

@@ -309,6 +309,10 @@ def replay_budget(kind: str, *, address: str, account: int | None) -> None:
             waits.append(max(1, ceil(start + window - now)))
     if waits:
         wait = max(waits)
+        if wait >= 120:  # an hour's budget: said in minutes
+            minutes = ceil(wait / 60)
+            message = f"too many replays from this address: try again in {minutes} min"
+            raise ReplayRateLimitedError(message, retry_after=wait, minutes=minutes, limit=limit)
         message = f"too many replays from this address: try again in {wait} s"
         raise ReplayRateLimitedError(message, retry_after=wait, seconds=wait, limit=limit)
 

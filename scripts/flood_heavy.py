@@ -288,18 +288,12 @@ class BotStats:
     errors: Counter[str] = field(default_factory=Counter)
 
 
-async def bot_table(plan: BotPlan, cookie_name: str, args: argparse.Namespace, stats: BotStats) -> None:
-    from websockets.asyncio.client import connect
-
+async def bot_table(
+    plan: BotPlan, cookie_name: str, args: argparse.Namespace, stats: BotStats, gate: asyncio.Semaphore
+) -> None:
     base, origin = loadtest._ws_base(args.url)
-    ws = await connect(
-        f"{base}/ws/match/{plan.match_id}/",
-        origin=origin,  # type: ignore[arg-type]
-        additional_headers={"Cookie": f"{cookie_name}={plan.cookie}"},
-        proxy=None,
-        ping_interval=None,
-        max_size=2**22,
-    )
+    # As the load test connects: a few handshakes at once (daphne drops one not accepted in 5 s).
+    ws = await loadtest._connect(f"{base}/ws/match/{plan.match_id}/", origin, plan.cookie, cookie_name, gate)
     latest: dict[str, Any] = {}
     arrived: dict[int, float] = {}
     refusals: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -378,10 +372,11 @@ async def phase(
     plans: Sequence[loadtest.Plan], bots: Sequence[BotPlan], cookie_name: str, args: argparse.Namespace
 ) -> tuple[loadtest.Stats, BotStats]:
     bot_stats = BotStats()
+    gate = asyncio.Semaphore(4)
 
     async def one(plan: BotPlan) -> None:
         try:
-            await bot_table(plan, cookie_name, args, bot_stats)
+            await bot_table(plan, cookie_name, args, bot_stats, gate)
         except Exception as error:  # one table's failure is counted, the run goes on
             bot_stats.errors[f"{type(error).__name__}"] += 1
 

@@ -77,7 +77,8 @@ def test_an_analysed_replay_shows_its_marks_at_their_moves(
     text = mark.text_content() or ""
     assert text.startswith("ala")
     assert ("Mistake" if first["mark"] == "mistake" else "Questionable") in text
-    assert "best other move found" in text and "±" in text
+    assert "best other move found" in text
+    assert "±" in text
     assert page.locator("#analysis-form").count() == 0  # asked already
     shot = screenshot(page, "replay-analysis.png")
     assert shot.stat().st_size > 0

@@ -141,7 +141,8 @@ def test_records_sent_are_counted_per_address_and_per_account(settings: Settings
     refused = post_record(Client(), record, address="10.1.0.1")
     assert refused.status_code == 429
     assert 'data-code="replay_rate_limited"' in refused.content.decode()
-    assert int(refused["Retry-After"]) > 0
+    assert int(refused["Retry-After"]) > 3000  # the hour's window
+    assert "try again in 60 min" in refused.content.decode()
     # Another account on the same address: the same address's budget.
     assert post_record(client_for(ala), record, address="10.1.0.1").status_code == 429
     # Another address is another visitor.
