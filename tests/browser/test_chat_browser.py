@@ -180,6 +180,8 @@ def test_a_letter_under_200_accents_is_refused_in_the_players_language(
     say(first, "a" + "\u0301" * 200)
     first.wait_for_function("text => document.getElementById('chat-note').textContent === text", arg=refusal)
     first.screenshot(path=str(artifacts / f"chat-too-many-marks-{language}-390.png"))
+    # Nothing is lost: the refused line is back in the box, to be corrected rather than typed again.
+    assert first.input_value("#chat-input") == "a" + "\u0301" * 200
     typed = "zaz\u0307o\u0301łc\u0301 s\u0326i t\u0326" if language == "pl" else "s\u0326i t\u0326 a\u0306"
     composed = "zażółć și ț" if language == "pl" else "și ț ă"
     say(first, typed)

@@ -81,6 +81,7 @@ export function mount(container, connection) {
     muted: new Set(),
     me: null, // {name, staff} once the history came
     ours: new Set(), // ids of the commands this panel sent (their refusals are shown here)
+    lastLine: null, // the last chat line sent, {id, text}: a refused line comes back to the box
     unread: 0,
   };
 
@@ -112,6 +113,7 @@ export function mount(container, connection) {
       state.ours.delete(id);
       return false;
     }
+    if (message.type === "chat") state.lastLine = { id, text: message.text };
     return true;
   }
 
@@ -229,6 +231,8 @@ export function mount(container, connection) {
         if (frame.id !== null && state.ours.has(frame.id)) {
           state.ours.delete(frame.id);
           showNote(frame.message);
+          // Nothing typed is lost: a refused line goes back to the box (unless a new one is there).
+          if (state.lastLine && state.lastLine.id === frame.id && !input.value) input.value = state.lastLine.text;
         }
         return;
       default:
