@@ -2,25 +2,14 @@
 // unit test of its own): reads {catalogs: {pl: "<the /jsi18n/ script>", ...}, cases: [{language,
 // kind, answer, played}]} on stdin and prints the lines each verdict shows, as JSON, with the page's
 // real module (static/js/puzzles/verdict.js) and the site's real catalog.
-import vm from "node:vm";
-
 import { figureLines, headline, introLine, meldLines, noSolutionLine, pointsLine, ratingLine } from "../../static/js/puzzles/verdict.js";
+import { catalogLoader, readInput } from "./catalog.mjs";
 
-const chunks = [];
-for await (const chunk of process.stdin) chunks.push(chunk);
-const { catalogs, cases } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-
-globalThis.window = globalThis;
+const { catalogs, cases } = await readInput();
+const load = catalogLoader(catalogs);
 const out = [];
-let loaded = null;
 for (const item of cases) {
-  if (loaded !== item.language) {
-    delete globalThis.django;
-    for (const name of ["gettext", "ngettext", "pgettext", "npgettext", "interpolate", "pluralidx"]) delete globalThis[name];
-    vm.runInThisContext(catalogs[item.language]);
-    globalThis.document = { documentElement: { lang: item.language } };
-    loaded = item.language;
-  }
+  load(item.language);
   const { answer, kind, played } = item;
   const head = headline(answer);
   const lines = [head.rest ? `${head.strong} ${head.rest}` : head.strong];

@@ -3,27 +3,16 @@
 // {language, view, line}]}
 // on stdin and prints one rendered line per case as JSON, with the page's real modules and the
 // site's real catalog (docs/i18n.md, approved texts).
-import vm from "node:vm";
-
 import { lineDetail } from "../../static/js/table/families/index.js";
 import { noteRules } from "../../static/js/table/notes.js";
 import { describeEvents, describeStandin } from "../../static/js/table/render.js";
+import { catalogLoader, readInput } from "./catalog.mjs";
 
-const chunks = [];
-for await (const chunk of process.stdin) chunks.push(chunk);
-const { catalogs, cases } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-
-globalThis.window = globalThis;
+const { catalogs, cases } = await readInput();
+const load = catalogLoader(catalogs);
 const out = [];
-let loaded = null;
 for (const item of cases) {
-  if (loaded !== item.language) {
-    delete globalThis.django;
-    for (const name of ["gettext", "ngettext", "pgettext", "npgettext", "interpolate", "pluralidx"]) delete globalThis[name];
-    vm.runInThisContext(catalogs[item.language]);
-    globalThis.document = { documentElement: { lang: item.language } };
-    loaded = item.language;
-  }
+  load(item.language);
   if (item.line) {
     // A score line as the scores drawer says it, and the rule ids of its tag.
     const rules = (item.line.notes || []).flatMap(noteRules);

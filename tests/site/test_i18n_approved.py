@@ -10,7 +10,6 @@ the file with ``APPROVE=1 pytest tests/site/test_i18n_approved.py``.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -21,9 +20,9 @@ from pytest_django.fixtures import Settings
 
 from games import i18n_rules
 from games.engine.notes import NOTE_KINDS, TEXT_FIELDS, note, read_note, rules_of
+from tests.approved_texts import APPROVED, approve, render_with_node
 
 ROOT = Path(__file__).resolve().parents[2]
-APPROVED = ROOT / "tests" / "approved"
 LANGUAGES = ("pl", "ro")
 #: A rule id anywhere in a text (docs/rules/).
 RULE_ID = re.compile(r"\b(?:R51|RMI|R40|R500|GIN|OKL|K108)-Q?\d+")
@@ -39,20 +38,6 @@ def sample(code: str) -> str:
     for index, field in enumerate(fields):
         values[field] = WORDS[field] if field in TEXT_FIELDS else 5 + 7 * index
     return note(code, **values)
-
-
-def approve(name: str, text: str) -> None:
-    path = APPROVED / name
-    if os.environ.get("APPROVE"):
-        path.write_text(text)
-    approved = path.read_text() if path.exists() else ""
-    assert text == approved, (
-        f"{name} differs from the approved text (review, then APPROVE=1):\n"
-        + "\n".join(
-            f"- {a}\n+ {b}" for a, b in zip(approved.splitlines(), text.splitlines(), strict=False) if a != b
-        )
-        + ("" if len(approved.splitlines()) == len(text.splitlines()) else "\n(line counts differ)")
-    )
 
 
 def rendered_notes() -> dict[tuple[str, str], str]:
@@ -382,39 +367,13 @@ SCORE_LINES: list[tuple[str, str, dict[str, object]]] = [
 
 
 def rendered_events() -> list[str]:
-    import json
-    import shutil
-    import subprocess
-
-    from django.test import Client
-
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("REQUIRE_BROWSER"):
-            pytest.fail("node is missing: the table's sentences cannot be rendered")
-        pytest.skip("the table's sentences are rendered by node (apt-get install nodejs)")
-    catalogs = {}
-    for language in LANGUAGES:
-        client = Client()
-        client.cookies["django_language"] = language
-        catalogs[language] = client.get("/jsi18n/").content.decode()
     lines = [
         (name, {"view": {**VIEWS[variant], "seat": 0}, "line": line}) for name, variant, line in SCORE_LINES
     ]
     names = [(f"{name} {language}", case) for language in LANGUAGES for name, case in [*_cases(), *lines]]
-    payload = {
-        "catalogs": catalogs,
-        "cases": [{"language": n.rsplit(" ", 1)[1], **case} for n, case in names],
-    }
-    done = subprocess.run(
-        [node, str(ROOT / "tests" / "js" / "render_texts.mjs")],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return [f"{name}: {text}" for (name, _), text in zip(names, json.loads(done.stdout), strict=True)]
+    cases = [{"language": n.rsplit(" ", 1)[1], **case} for n, case in names]
+    texts = render_with_node("render_texts.mjs", "the table's sentences", LANGUAGES, cases)
+    return [f"{name}: {text}" for (name, _), text in zip(names, texts, strict=True)]
 
 
 @pytest.mark.django_db

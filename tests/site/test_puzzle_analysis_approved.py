@@ -12,23 +12,16 @@ After reviewing a change, rewrite them with ``APPROVE=1 pytest tests/site/test_p
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.utils import translation
 
 from games.analysis_text import decision_words
 from games.views import puzzles as puzzle_views
+from tests.approved_texts import approve, render_with_node
 
-ROOT = Path(__file__).resolve().parents[2]
-APPROVED = ROOT / "tests" / "approved"
 LANGUAGES = ("pl", "ro")
 
 #: A card code in running text ("QH", "TD", "JK", "5D"), or a face letter in lower case before a suit.
@@ -266,20 +259,6 @@ VERDICTS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def approve(name: str, text: str) -> None:
-    path = APPROVED / name
-    if os.environ.get("APPROVE"):
-        path.write_text(text)
-    approved = path.read_text() if path.exists() else ""
-    assert text == approved, (
-        f"{name} differs from the approved text (review, then APPROVE=1):\n"
-        + "\n".join(
-            f"- {a}\n+ {b}" for a, b in zip(approved.splitlines(), text.splitlines(), strict=False) if a != b
-        )
-        + ("" if len(approved.splitlines()) == len(text.splitlines()) else "\n(line counts differ)")
-    )
-
-
 def analysis_lines() -> list[str]:
     lines = []
     for language in LANGUAGES:
@@ -306,34 +285,15 @@ def server_puzzle_lines() -> list[str]:
 
 
 def verdict_lines() -> list[str]:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("REQUIRE_BROWSER"):
-            pytest.fail("node is missing: the puzzle verdict's sentences cannot be rendered")
-        pytest.skip("the puzzle verdict's sentences are rendered by node (apt-get install nodejs)")
-    catalogs = {}
-    for language in LANGUAGES:
-        client = Client()
-        client.cookies["django_language"] = language
-        catalogs[language] = client.get("/jsi18n/").content.decode()
     names = [
         (f"{name} {language}", {"language": language, **case})
         for language in LANGUAGES
         for name, case in VERDICTS
     ]
-    done = subprocess.run(
-        [node, str(ROOT / "tests" / "js" / "render_puzzle_texts.mjs")],
-        input=json.dumps({"catalogs": catalogs, "cases": [case for _, case in names]}),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
+    rendered = render_with_node(
+        "render_puzzle_texts.mjs", "the puzzle verdict's sentences", LANGUAGES, [case for _, case in names]
     )
-    return [
-        f"{name}: {line}"
-        for (name, _), lines in zip(names, json.loads(done.stdout), strict=True)
-        for line in lines
-    ]
+    return [f"{name}: {line}" for (name, _), lines in zip(names, rendered, strict=True) for line in lines]
 
 
 @pytest.mark.django_db
