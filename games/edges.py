@@ -29,6 +29,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.cookie import parse_cookie
 from django.views.defaults import bad_request
 
+from games.limits import refuse_handshake
 from games.protocol import NUL_REFUSED, holds_nul
 
 logger = logging.getLogger(__name__)
@@ -136,9 +137,6 @@ class NulHandshakeRefusal:
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and _handshake_holds_nul(scope):
             logger.info("refused a socket handshake holding NUL")
-            message = await receive()
-            if message["type"] == "websocket.connect":
-                await send({"type": "websocket.accept"})
-                await send({"type": "websocket.close", "code": CLOSE_BAD_HANDSHAKE})
+            await refuse_handshake(receive, send, CLOSE_BAD_HANDSHAKE)
             return
         await self.app(scope, receive, send)

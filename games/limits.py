@@ -268,12 +268,18 @@ class HandshakeLimit:
         client = scope.get("client")
         if scope["type"] == "websocket" and client and not self.allow(str(client[0]), monotonic()):
             logger.info("too many socket handshakes from %s", client[0])
-            message = await receive()
-            if message["type"] == "websocket.connect":
-                await send({"type": "websocket.accept"})
-                await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS})
+            await refuse_handshake(receive, send, CLOSE_TOO_MANY_SOCKETS)
             return
         await self.app(scope, receive, send)
+
+
+async def refuse_handshake(receive: Any, send: Any, code: int) -> None:
+    """Answer a WebSocket handshake refused before the site sees it: accepted, then closed with
+    ``code``, so that a client can read why (a refusal before accepting reads as 1006)."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": code})
 
 
 # --- replays and checks of records, per address and per account (docs/record.md, "Limits") ---------
