@@ -61,16 +61,29 @@ def _rigged_pair(
     return match.pk, [seat_of(players, 0), seat_of(players, 1)], state
 
 
-def _open(browser: Any, server_url: str, match_id: int, seat: Seat, size: str) -> Any:
+def _open(
+    browser: Any, server_url: str, match_id: int, seat: Seat, size: str, init_script: str | None = None
+) -> Any:
     viewport = SIZES[size]
     touch = viewport["width"] < 600
     ctx = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
     ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seat.cookie, "url": server_url}])
+    if init_script is not None:
+        ctx.add_init_script(init_script)
     page = ctx.new_page()
     page.goto(f"{server_url}/matches/{match_id}/")
     wait_live(page)
     _settled(page)
     return page
+
+
+def _draw(page: Any) -> int:
+    """Presses draw and waits for the table to settle after it; the version before the draw."""
+    at = version(page)
+    _press(page, '[data-key="draw"]')
+    wait_version(page, at + 1)
+    _settled(page)
+    return at
 
 
 def _settled(page: Any) -> None:
@@ -145,10 +158,7 @@ def test_every_card_of_a_remi_hand_is_in_view_on_a_phone_issue_33_item_7(
     page = _open(browser, server_url, match_id, seats[0], size)
     wanted = viewkit.HAND + viewkit.CONTROLS
     _assert_in_view(page, wanted, "dealt")
-    at = version(page)
-    _press(page, '[data-key="draw"]')
-    wait_version(page, at + 1)
-    _settled(page)
+    _draw(page)
     _assert_in_view(page, wanted, "after the draw")
     _press(page, '[data-key="sort-runs"]')
     _settled(page)
@@ -193,10 +203,7 @@ def test_a_gin_hand_that_can_knock_is_whole_at_360x740_issue_33_item_7(
 ) -> None:
     match_id, seats = gin_knock
     page = _open(browser, server_url, match_id, seats[0], "360x740")
-    at = version(page)
-    _press(page, '[data-key="draw"]')
-    wait_version(page, at + 1)
-    _settled(page)
+    _draw(page)
     assert page.locator('[data-key="knock-best"]').count() == 1  # a knock is possible
     wanted = viewkit.HAND + viewkit.CONTROLS + [("knock", '[data-key="knock-best"]', False)]
     _assert_in_view(page, wanted, "can knock")
@@ -460,10 +467,7 @@ def test_after_a_knock_the_knockers_melds_are_in_view_while_the_other_lays_off_i
 ) -> None:
     match_id, seats = gin_knock
     page = _open(browser, server_url, match_id, seats[0], size)
-    at = version(page)
-    _press(page, '[data-key="draw"]')
-    wait_version(page, at + 1)
-    _settled(page)
+    at = _draw(page)
     _press(page, '[data-key="knock-best"]')
     wait_version(page, at + 2)
     _settled(page)
@@ -510,16 +514,15 @@ def test_a_card_the_player_put_far_along_the_rack_stays_in_view_issue_33_items_7
     match_id, seats, ids = remik_arranged
     slots: list[str | None] = [*ids[:3], None, *ids[3:6], None, *ids[6:9], None, *ids[9:13]]
     slots += [None] * (last - len(slots)) + [ids[13]]
-    viewport = SIZES[size]
-    touch = viewport["width"] < 600
-    ctx = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
-    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": seats[0].cookie, "url": server_url}])
     key = f"remi.rack.{match_id}.0"
-    ctx.add_init_script(f"localStorage.setItem({key!r}, {json.dumps(json.dumps(slots))})")
-    page = ctx.new_page()
-    page.goto(f"{server_url}/matches/{match_id}/")
-    wait_live(page)
-    _settled(page)
+    page = _open(
+        browser,
+        server_url,
+        match_id,
+        seats[0],
+        size,
+        init_script=f"localStorage.setItem({key!r}, {json.dumps(json.dumps(slots))})",
+    )
     assert page.evaluate("(card) => window.remiTable.model.rack.slots.indexOf(card)", ids[13]) == last
     _assert_in_view(page, viewkit.HAND, "the rack as arranged")
     _shoot(page, artifacts, "rack-arranged")
@@ -536,10 +539,7 @@ def test_a_lay_off_being_built_shows_its_card_whole_issue_33_item_10(
 ) -> None:
     match_id, seats = remik_last_turn
     page = _open(browser, server_url, match_id, seats[0], size)
-    at = version(page)
-    _press(page, '[data-key="draw"]')
-    wait_version(page, at + 1)
-    _settled(page)
+    _draw(page)
     _press(page, '#hand button.card[data-card^="KH"]')
     _press(page, '[data-key="meld-target:3"]')
     page.wait_for_selector("#mine-info .draft .card")

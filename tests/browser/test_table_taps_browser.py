@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from tests.browser import viewkit
-from tests.browser.tablekit import Seat, version, wait_version
-from tests.browser.test_table_phone_browser import _open, _press, _rigged_pair, _settled
+from tests.browser.tablekit import Seat
+from tests.browser.test_table_phone_browser import _draw, _open, _press, _rigged_pair, _settled
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -83,10 +83,7 @@ def test_every_tap_target_is_44_px_while_a_move_is_built_on_a_phone(
 ) -> None:
     match_id, seats = remik_building
     page = _open(browser, server_url, match_id, seats[0], size)
-    at = version(page)
-    _press(page, '[data-key="draw"]')
-    wait_version(page, at + 1)
-    _settled(page)
+    _draw(page)
     for card in ("KH", "KD", "JK"):
         _press(page, f'#hand button.card[data-card^="{card}"]')
     _press(page, '[data-key="new-meld"]')
