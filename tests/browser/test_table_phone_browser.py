@@ -49,6 +49,18 @@ def _players(count: int, languages: tuple[str, ...]) -> list[Any]:
     return players
 
 
+def _rigged_pair(
+    variant: str, languages: tuple[str, ...], seed: bytes, name: str, **position: Any
+) -> tuple[int, list[Seat], Any]:
+    """A two-seat match of ``variant`` for Ala and Bartek (in ``languages``), rigged to
+    ``engine.position(..., **position)``: the match id, the two seats and the state."""
+    players = _players(2, languages)
+    match = start_match(variant, {"max_players": 2}, players, seed, name=name)
+    state = engine.position(engine.variant(variant, max_players=2), names=["ala", "bartek"], **position)
+    rig(match, state)
+    return match.pk, [seat_of(players, 0), seat_of(players, 1)], state
+
+
 def _open(browser: Any, server_url: str, match_id: int, seat: Seat, size: str) -> Any:
     viewport = SIZES[size]
     touch = viewport["width"] < 600
@@ -102,19 +114,18 @@ REMI_HANDS = {
 @pytest.fixture
 def remi_hand(request: pytest.FixtureRequest, transactional_db: None) -> tuple[int, list[Seat]]:
     count, languages = request.param
-    players = _players(2, languages)
-    match = start_match("remi", {"max_players": 2}, players, b"phone remi hand", name="Masa")
-    state = engine.position(
-        engine.variant("remi", max_players=2),
+    match_id, seats, _ = _rigged_pair(
+        "remi",
+        languages,
+        b"phone remi hand",
+        "Masa",
         hands=[REMI_HANDS[count], "2H 6H TH 3S 4S 9S TS 2D 3D 4D 2C 3C 4C 5C"],
         discard="6S",
         turn=0,
         phase="draw",
         turns_started=[3, 3],
-        names=["ala", "bartek"],
     )
-    rig(match, state)
-    return match.pk, [seat_of(players, 0), seat_of(players, 1)]
+    return match_id, seats
 
 
 @pytest.mark.parametrize(
@@ -205,10 +216,11 @@ def test_a_gin_hand_that_can_knock_is_whole_at_360x740_issue_33_item_7(
 @pytest.fixture
 def remik_last_turn(request: pytest.FixtureRequest, transactional_db: None) -> tuple[int, list[Seat]]:
     """Remik 51, two seats, both opened; Ala goes out this turn with her three kings."""
-    players = _players(2, request.param)
-    match = start_match("remik51", {"max_players": 2}, players, b"phone round end", name="Stolik")
-    state = engine.position(
-        engine.variant("remik51", max_players=2),
+    match_id, seats, _ = _rigged_pair(
+        "remik51",
+        request.param,
+        b"phone round end",
+        "Stolik",
         hands=["KH KD KC", "2S 5S 9S JS 3H 6H TH 4D 8D QD 5C 7C"],
         melds=[(0, "AS 2S 3S"), (1, "7D 8D 9D"), (0, "5H 6H 7H 8H")],
         discard="8S",
@@ -216,10 +228,8 @@ def remik_last_turn(request: pytest.FixtureRequest, transactional_db: None) -> t
         turn=0,
         phase="draw",
         turns_started=[3, 3],
-        names=["ala", "bartek"],
     )
-    rig(match, state)
-    return match.pk, [seat_of(players, 0), seat_of(players, 1)]
+    return match_id, seats
 
 
 NEEDED = viewkit.HAND + viewkit.CONTROLS
@@ -297,10 +307,11 @@ HIDDEN_IN_ROW = """(() => {
 
 @pytest.fixture
 def remi_row(request: pytest.FixtureRequest, transactional_db: None) -> tuple[int, list[Seat]]:
-    players = _players(2, request.param)
-    match = start_match("remi", {"max_players": 2}, players, b"phone remi row", name="Masa")
-    state = engine.position(
-        engine.variant("remi", max_players=2),
+    match_id, seats, _ = _rigged_pair(
+        "remi",
+        request.param,
+        b"phone remi row",
+        "Masa",
         hands=["4H 5H 9C KS KD 2C 7D JS QC", "2S 3S 7C 8D JH QD 2H 4C 6S"],
         discard="5S TD AH 5C 3H 6D 7S 8H 9D TC JD QS KH AD 2D 3D 4D 5D 6H 7H",
         melds=[(0, "8S 9S TS")],
@@ -308,10 +319,8 @@ def remi_row(request: pytest.FixtureRequest, transactional_db: None) -> tuple[in
         turn=0,
         phase="draw",
         turns_started=[6, 6],
-        names=["ala", "bartek"],
     )
-    rig(match, state)
-    return match.pk, [seat_of(players, 0), seat_of(players, 1)]
+    return match_id, seats
 
 
 @pytest.mark.parametrize(
@@ -468,19 +477,18 @@ def remik_arranged(
     request: pytest.FixtureRequest, transactional_db: None
 ) -> tuple[int, list[Seat], list[str]]:
     """Remik 51, two seats; Ala's turn with fourteen cards (ids as the page knows them)."""
-    players = _players(2, request.param)
-    match = start_match("remik51", {"max_players": 2}, players, b"phone rack slots", name="Stolik")
-    state = engine.position(
-        engine.variant("remik51", max_players=2),
+    match_id, seats, state = _rigged_pair(
+        "remik51",
+        request.param,
+        b"phone rack slots",
+        "Stolik",
         hands=["2S 5S 9S JS 3H 6H TH 4D 8D QD 5C 7C KC AH", "3S 6S TS QS 2H 7H JH 5D 9D 2C 6C 9C"],
         discard="8S",
         turn=0,
         phase="play",
         turns_started=[3, 3],
-        names=["ala", "bartek"],
     )
-    rig(match, state)
-    return match.pk, [seat_of(players, 0), seat_of(players, 1)], [str(card) for card in state.hands[0]]
+    return match_id, seats, [str(card) for card in state.hands[0]]
 
 
 @pytest.mark.parametrize(

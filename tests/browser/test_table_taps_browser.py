@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 
-from games import engine
 from tests.browser import viewkit
-from tests.browser.tablekit import Seat, rig, seat_of, start_match, version, wait_version
-from tests.browser.test_table_phone_browser import _open, _players, _press, _settled
+from tests.browser.tablekit import Seat, version, wait_version
+from tests.browser.test_table_phone_browser import _open, _press, _rigged_pair, _settled
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -52,10 +51,11 @@ TARGETS = """
 @pytest.fixture
 def remik_building(request: pytest.FixtureRequest, transactional_db: None) -> tuple[int, list[Seat]]:
     """Remik 51, two seats, both opened; Ala holds two kings, a joker and the 9 of hearts."""
-    players = _players(2, request.param)
-    match = start_match("remik51", {"max_players": 2}, players, b"phone taps", name="Stolik")
-    state = engine.position(
-        engine.variant("remik51", max_players=2),
+    match_id, seats, _ = _rigged_pair(
+        "remik51",
+        request.param,
+        b"phone taps",
+        "Stolik",
         hands=["KH KD JK 9H 4S", "2S 5S 9S JS 3H 6H TH 4D 8D QD 5C 7C"],
         melds=[(0, "AS 2S 3S"), (1, "7D 8D 9D"), (0, "5H 6H 7H 8H")],
         discard="8S",
@@ -63,10 +63,8 @@ def remik_building(request: pytest.FixtureRequest, transactional_db: None) -> tu
         turn=0,
         phase="draw",
         turns_started=[3, 3],
-        names=["ala", "bartek"],
     )
-    rig(match, state)
-    return match.pk, [seat_of(players, 0), seat_of(players, 1)]
+    return match_id, seats
 
 
 @pytest.mark.parametrize(
