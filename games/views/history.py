@@ -200,22 +200,16 @@ def _match_replay_page(request: HttpRequest, match_id: int, number: int) -> tupl
         raise Http404("this round is not over")
     if engine.deal_seed(match.secret_bytes, number).hex() != round_.revealed_seed:
         raise Http404("this round's revealed seed does not match the match")  # pragma: no cover
-    client = _client(request)
-    limits.replay_budget("page", **client)
     viewer = selectors.seat_index_for(room_id=match.room_id, user=request.user)
     over = match.status != Match.Status.PLAYING
-    names = list(match.state.get("names", []))
-    record = records.match_record(match)
-    with limits.replay_slot(**client):
-        page = offload.replay(
-            records.replay_page,
-            record,
-            number,
-            step=_step(request),
-            names=names,
-            viewer=viewer,
-            show_all=over,
-        )
+    page = _replay_page(
+        request,
+        lambda: records.match_record(match),
+        number,
+        names=list(match.state.get("names", [])),
+        viewer=viewer,
+        show_all=over,
+    )
     return match, round_, {**page, "viewer": viewer, "over": over}
 
 
@@ -459,21 +453,27 @@ def _kept_replay_page(request: HttpRequest, token: str, number: int) -> dict[str
     document = cache.get(_kept_record_key(token))
     if document is None:
         raise Http404("this record is no longer kept: send it again")
+    players = [str(name) for name in document.get("players") or []]
+    page = _replay_page(
+        request,
+        lambda: document,
+        number,
+        names=players,
+        viewer=None,
+        show_all=True,
+        max_moves=settings.REPLAY_MAX_ROUND_MOVES,
+    )
+    return {**page, "document": document, "players": players}
+
+
+def _replay_page(request: HttpRequest, record: Any, number: int, **options: Any) -> dict[str, Any]:
+    """One page of a round's replay for this request: counted in the address's and account's
+    budget, one at a time, built in the replay child (docs/record.md, "Replays" and "Limits").
+    ``record`` is called only once the budget allows the page."""
     client = _client(request)
     limits.replay_budget("page", **client)
-    players = [str(name) for name in document.get("players") or []]
     with limits.replay_slot(**client):
-        page = offload.replay(
-            records.replay_page,
-            document,
-            number,
-            step=_step(request),
-            names=players,
-            viewer=None,
-            show_all=True,
-            max_moves=settings.REPLAY_MAX_ROUND_MOVES,
-        )
-    return {**page, "document": document, "players": players}
+        return offload.replay(records.replay_page, record(), number, step=_step(request), **options)
 
 
 def verify_replay_frames(request: HttpRequest, token: str, number: int) -> HttpResponse:

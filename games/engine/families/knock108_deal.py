@@ -358,12 +358,7 @@ def _return_pool(state: GameState, events: list[Event], **event_data: Any) -> Tr
         )
         for line in last.lines
     )
-    last = replace(last, lines=lines)
-    state = evolve(state, results=(*state.results[:-1], last), cycle=cycle)
-    events = [
-        steps.round_over_event(state, last, {"result": e.data["result"]}) if e.kind == "round_over" else e
-        for e in events
-    ]
+    state, events = _last_deal_lines(state, cycle, events, lines)
     return steps.finish(state, events, (), pool=0, **event_data)
 
 
@@ -393,13 +388,22 @@ def _finish(state: GameState, winners: Sequence[int], events: list[Event], **eve
         else line
         for line in last.lines
     )
-    last = replace(last, lines=lines)
+    state, events = _last_deal_lines(state, cycle, events, lines)
+    return steps.finish(state, events, sorted(winners), pool=pool, rule="K108-28", **event_data)
+
+
+def _last_deal_lines(
+    state: GameState, cycle: Knock108State, events: list[Event], lines: tuple[ScoreLine, ...]
+) -> tuple[GameState, list[Event]]:
+    """The last deal's score ``lines`` replaced (the pool's chips at the match's end), with the
+    ledger ``cycle``, and its ``round_over`` event said again with them."""
+    last = replace(state.results[-1], lines=lines)
     state = evolve(state, results=(*state.results[:-1], last), cycle=cycle)
     events = [
         steps.round_over_event(state, last, {"result": e.data["result"]}) if e.kind == "round_over" else e
         for e in events
     ]
-    return steps.finish(state, events, sorted(winners), pool=pool, rule="K108-28", **event_data)
+    return state, events
 
 
 def buy_back_terms(state: GameState) -> dict[str, Any]:
