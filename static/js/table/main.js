@@ -14,22 +14,11 @@ import { familyOf, takeAlone } from "./families/index.js";
 import { DRAWERS, drawerHead, renderHelp, renderLog, renderSeats, renderTopBar } from "./layout.js";
 import * as Rack from "./rack.js";
 import { mount as mountRematch } from "./rematch.js";
-import {
-  describeEvents,
-  describeStandin,
-  facts,
-  formatSeconds,
-  renderBanner,
-  keyText,
-  rackItems,
-  renderBoard,
-  renderMine,
-  renderPlayers,
-  renderPrefs,
-  renderScores,
-  renderSummary,
-  timerText,
-} from "./render.js";
+import { renderBoard } from "./board.js";
+import { describeEvents, describeStandin } from "./events.js";
+import { keyText, rackItems, renderMine } from "./mine.js";
+import { facts, formatSeconds, renderBanner, renderPlayers, renderPrefs, renderSummary, timerText } from "./render.js";
+import { renderScores } from "./scores.js";
 
 // A page may run the table on another connection than the match socket: it sets
 // `window.remiTableHost = {frame, key, connection}` before importing this module (practice plays
