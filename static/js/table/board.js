@@ -64,7 +64,7 @@ export function renderBoard(model, f, act) {
       }),
     );
   }
-  // The row's older cards are out of sight in its box: a cue says how many (main.js counts them)
+  // The row's older cards are out of sight in its box: a cue says how many (fit.js counts them)
   // and shows the whole row over the table with one tap, where a deep card is one more tap away
   // (issue 33, item 8).
   if (row && view.discard.length) {
