@@ -14,6 +14,11 @@ import { keepFiles, markOffline, offerInstall, registerServiceWorker } from "./o
 const config = JSON.parse(document.getElementById("practice-config").textContent);
 const tableUrl = document.getElementById("practice-script").dataset.table;
 const page = document.getElementById("practice");
+/**
+ * The page's element `id` (practice.html has every one of them).
+ * @param {string} id
+ * @returns {any} an HTMLElement of the kind practice.html makes it: a button, a select, a form…
+ */
 const $ = (id) => document.getElementById(id);
 
 const GAME_KEY = "remi.practice.game"; // the record of the game on this device
@@ -90,12 +95,13 @@ function downloadRecord() {
 
 const variantSelect = $("practice-variant");
 
+/** @param {string} variant */
 function fieldsetOf(variant) {
-  return document.querySelector(`fieldset.practice-variant[data-variant="${CSS.escape(variant)}"]`);
+  return /** @type {HTMLFieldSetElement} */ (document.querySelector(`fieldset.practice-variant[data-variant="${CSS.escape(variant)}"]`));
 }
 
 function showVariant() {
-  for (const set of document.querySelectorAll("fieldset.practice-variant")) {
+  for (const set of /** @type {NodeListOf<HTMLFieldSetElement>} */ (document.querySelectorAll("fieldset.practice-variant"))) {
     const on = set.dataset.variant === variantSelect.value;
     set.hidden = !on;
     set.disabled = !on;
@@ -106,7 +112,7 @@ function showVariant() {
 /** Only as many bot levels as there are bots. */
 function showLevels() {
   const set = fieldsetOf(variantSelect.value);
-  const seats = Number(set.querySelector("[data-seats]").value) || 2;
+  const seats = Number(/** @type {HTMLInputElement} */ (set.querySelector("[data-seats]")).value) || 2;
   for (const select of set.querySelectorAll("[data-level]")) {
     const field = select.closest(".field") || select.parentElement;
     field.hidden = Number(select.dataset.level) >= seats;
@@ -123,9 +129,10 @@ function readSetup() {
   const variant = variantSelect.value;
   const set = fieldsetOf(variant);
   const specs = Object.fromEntries((config.specs[variant] || []).map((spec) => [spec.name, spec]));
-  const seats = Number(set.querySelector("[data-seats]").value);
+  const seats = Number(/** @type {HTMLInputElement} */ (set.querySelector("[data-seats]")).value);
+  /** @type {Record<string, unknown>} */
   const options = {};
-  for (const input of set.querySelectorAll("[data-option]")) {
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (set.querySelectorAll("[data-option]"))) {
     const spec = specs[input.dataset.option];
     if (!spec) continue;
     let value;
@@ -139,7 +146,7 @@ function readSetup() {
   const levels = [null];
   const names = [config.player];
   for (let seat = 1; seat < seats; seat += 1) {
-    const select = set.querySelector(`[data-level="${seat}"]`);
+    const select = /** @type {HTMLSelectElement | null} */ (set.querySelector(`[data-level="${seat}"]`));
     levels.push(select ? select.value : "normal");
     names.push(config.bot_name.replace("%(number)s", String(seat + 1)));
   }
@@ -339,7 +346,7 @@ async function boot() {
     await keepFiles(config.downloads, setStep, timings);
   } catch (error) {
     if (!navigator.onLine) fail(t("The engine is not on this device yet: open this page once while online."));
-    else fail(t("The engine could not be downloaded: %(error)s", { error: String(error.message || error) }));
+    else fail(t("The engine could not be downloaded: %(error)s", { error: String(/** @type {Error} */ (error).message || error) }));
     return;
   }
   $("practice-download").hidden = true;
@@ -347,7 +354,7 @@ async function boot() {
   try {
     timings.engine = await (started || start());
   } catch (error) {
-    fail(t("The engine could not start: %(error)s", { error: String(error.message || error) }));
+    fail(t("The engine could not start: %(error)s", { error: String(/** @type {Error} */ (error).message || error) }));
     return;
   }
   if (Object.keys(config.messages).length) await state.engine.call("language", config.messages);

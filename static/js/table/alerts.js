@@ -18,10 +18,10 @@ function iconUrl(fill, mark) {
 const ICONS = { idle: iconUrl("#ffffff", "#1f5f46"), turn: iconUrl("#ffd54a", "#b3261e"), clock: iconUrl("#b3261e", "#ffffff") };
 
 function setIcon(name) {
-  let link = document.getElementById("table-icon");
+  let link = /** @type {HTMLLinkElement | null} */ (document.getElementById("table-icon"));
   if (!link) {
     for (const other of document.querySelectorAll('link[rel~="icon"]')) other.remove();
-    link = h("link", { rel: "icon", id: "table-icon", type: "image/svg+xml" });
+    link = /** @type {HTMLLinkElement} */ (h("link", { rel: "icon", id: "table-icon", type: "image/svg+xml" }));
     document.head.append(link);
   }
   if (link.dataset.state !== name) {

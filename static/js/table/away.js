@@ -57,7 +57,7 @@ export function installAway() {
 
   if (window.navigation && typeof window.navigation.addEventListener === "function") {
     window.navigation.addEventListener("navigate", (event) => {
-      setLeavingBy(event.navigationType);
+      setLeavingBy(/** @type {any} */ (event).navigationType);
     });
   }
 

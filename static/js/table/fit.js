@@ -121,7 +121,7 @@ export function fitControls() {
 
 /** The Remi / Rummy 500 row's cue: how many older discards are out of sight (issue 33, item 8). */
 export function fitRowCue() {
-  const cue = document.querySelector('[data-key="row-more"]');
+  const cue = /** @type {HTMLButtonElement | null} */ (document.querySelector('[data-key="row-more"]'));
   const row = document.querySelector(".discards.row");
   if (!cue || !row) return;
   if (model.rowOpen) {

@@ -27,7 +27,7 @@ export function render() {
   syncRack(f);
   model.rackSig = rackQuery(f).sig;
   const active = document.activeElement;
-  const key = active && root.contains(active) ? active.dataset.key : null;
+  const key = active instanceof HTMLElement && root.contains(active) ? active.dataset.key : null;
   // Sections the reader opened stay open when the regions are rebuilt.
   const opened = new Set([...root.querySelectorAll("details[data-keep][open]")].map((el) => el.dataset.keep));
   const scrolled = keepScroll();
@@ -46,7 +46,7 @@ export function render() {
   patch(regions.help, renderHelp());
   for (const [name, el] of Object.entries(drawerEls)) el.hidden = model.drawer !== name;
   restoreScroll(scrolled);
-  for (const el of root.querySelectorAll("details[data-keep]")) el.open = opened.has(el.dataset.keep);
+  for (const el of /** @type {NodeListOf<HTMLDetailsElement>} */ (root.querySelectorAll("details[data-keep]"))) el.open = opened.has(el.dataset.keep);
   root.dataset.version = String(matchVersion());
   root.dataset.status = model.status;
   root.dataset.pending = model.pending ? "true" : "false";
@@ -79,7 +79,8 @@ export function render() {
 
 
 function findKey(key) {
-  const el = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  // A control: a button, a select (a joker's declaration), or a link.
+  const el = /** @type {HTMLButtonElement | null} */ (root.querySelector(`[data-key="${CSS.escape(key)}"]`));
   return el && !el.disabled ? el : null;
 }
 
