@@ -78,7 +78,7 @@ export const model = {
   lastDeal: null, // the newest round_over event seen (its melds and hands, for the end-of-deal summary)
   errorAt: null, // where the last refusal is shown: "discard", "meld:<id>", "lay-all", or the controls
   pendingAt: null, // where the command waiting for its answer came from
-  rack: { slots: Rack.load(rackKey) }, // the order of the cards on the rack (rack.js)
+  rack: { slots: Rack.load(rackKey) || [] }, // the order of the cards on the rack (rack.js)
   rackSig: "", // the blocks and move the rack check was asked about
   rackCheck: null, // {sig, data}: the server's answer (games/views/table.py)
   rackCheckError: false,
