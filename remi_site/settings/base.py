@@ -108,7 +108,9 @@ _problems = production_problems(
     secure_cookies=SESSION_COOKIE_SECURE and CSRF_COOKIE_SECURE,
 )
 if _problems:
-    raise ImproperlyConfigured(" ".join(_problems))
+    raise ImproperlyConfigured(
+        " ".join([*_problems, "(A developer's machine asks for a developer's settings: DJANGO_DEBUG=1.)"])
+    )
 
 INSTALLED_APPS = [
     "daphne",  # first, so that `runserver` serves ASGI (WebSockets included)

@@ -77,7 +77,9 @@ def test_debug_is_off_unless_asked_for() -> None:
 
 def test_production_refuses_to_start_without_a_secret_key() -> None:
     message = refusal(DJANGO_ALLOWED_HOSTS=HOSTS)
-    assert message == "Set DJANGO_SECRET_KEY (DJANGO_DEBUG is off: these are production settings)."
+    assert message.startswith("Set DJANGO_SECRET_KEY (DJANGO_DEBUG is off: these are production settings).")
+    assert message.endswith("(A developer's machine asks for a developer's settings: DJANGO_DEBUG=1.)")
+    assert "DJANGO_ALLOWED_HOSTS" not in message
     assert refusal(DJANGO_ALLOWED_HOSTS=HOSTS, DJANGO_SECRET_KEY="  ") == message
     # The local exception forgives the hosts and the cookies, never the key.
     assert refusal(DJANGO_INSECURE_LOCAL="1") == message
