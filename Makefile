@@ -21,15 +21,16 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 venv: $(VENV)/.installed ## Create .venv and install requirements-dev.txt (again when they change)
 
 # The JavaScript packages (package.json, pinned by package-lock.json) come from npm: Pyodide for
-# practice, ESLint for `make lint`. Without npm the site runs all the same, /practice/ says what
-# is missing (docs/practice.md) and `make lint` skips the JavaScript.
+# practice, ESLint and TypeScript (the JSDoc type check) for `make lint`. Without npm the site
+# runs all the same, /practice/ says what is missing (docs/practice.md) and `make lint` skips the
+# JavaScript.
 NPM ?= $(shell command -v npm 2>/dev/null)
 
 node_modules/.installed: package.json package-lock.json
 	@if [ -n "$(NPM)" ]; then $(NPM) ci --no-audit --no-fund --loglevel=error && touch $@; \
-	else echo "npm not found: the site runs, but without practice offline (/practice/ says what is missing) and make lint skips ESLint."; fi
+	else echo "npm not found: the site runs, but without practice offline (/practice/ says what is missing) and make lint skips ESLint and the type check."; fi
 
-npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /practice/, ESLint) with npm ci, if npm is there
+npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /practice/, ESLint, TypeScript) with npm ci, if npm is there
 
 # `make run` serves the site as players see it: DEBUG off (a missing page is the site's own, in
 # the visitor's language, never Django's English debug page; docs/i18n.md: error pages), with a
@@ -76,14 +77,23 @@ test: venv npm ## Run every test (site, engine, doctests) in parallel; PYTEST_AR
 test-engine: venv ## Run the rules engine tests and doctests only (no database)
 	$(BIN)/pytest tests/engine games/engine docs/engine.md
 
-lint: venv npm ## Ruff lint, ruff format check, import contracts; ESLint on static/js and practice's service worker
+lint: venv npm ## Ruff lint, ruff format check, import contracts; ESLint and the JSDoc type check (tsc) on static/js
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
 	@$(MAKE) --no-print-directory eslint
+	@$(MAKE) --no-print-directory tsc
 
 .PHONY: eslint
 eslint: npm ## ESLint (eslint.config.js) on the browser's JavaScript and its unit tests (skipped without npm)
 	@if [ -x node_modules/.bin/eslint ]; then node_modules/.bin/eslint . && echo "eslint: no problems"; \
 	else echo "ESLint not installed (npm not found): the JavaScript is not linted; install npm and run make lint again."; fi
+
+# The browser's JavaScript has JSDoc types, checked by TypeScript's compiler with no build step
+# (tsconfig.json: the pages' modules; tsconfig.worker.json: practice's Web Worker, whose global
+# scope is a worker's). docs/style.md, "The browser's JavaScript".
+.PHONY: tsc
+tsc: npm ## The JSDoc type check of static/js (tsc --noEmit; skipped without npm)
+	@if [ -x node_modules/.bin/tsc ]; then node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.worker.json && echo "tsc: no type errors"; \
+	else echo "TypeScript not installed (npm not found): the JavaScript's types are not checked; install npm and run make lint again."; fi
 
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).
 BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py
