@@ -2,7 +2,7 @@
 // "The browser's JavaScript"). Declarations only: nothing here is served or run. The wire's
 // shapes follow docs/protocol.md; a field the table does not read is left out or loose.
 
-/** A state frame (docs/protocol.md, "State frames"). */
+/** A state frame (docs/protocol.md, "Server frames"). */
 interface Frame {
   type: "state";
   /** The match version: what a command says it saw, what frames are ordered by. */

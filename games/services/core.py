@@ -25,7 +25,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, engine, ratings, selectors, statements
+from games import broadcast, engine, enqueue, ratings, selectors, statements
 from games.commits import Committed
 from games.errors import (
     MatchNotFoundError,
@@ -318,15 +318,13 @@ def bot_move_schedule(*, match_id: int, version: int, resume_at: datetime | None
     Call it only once the version is committed (a worker must find it). Scheduling twice is
     harmless: the second task finds the version moved on, and does nothing.
     """
-    from games import tasks  # games.tasks imports this module
-
     delay = settings.BOT_MOVE_DELAY
     if resume_at is not None:
         delay = max(delay, (resume_at - timezone.now()).total_seconds())
     if delay > 0:
-        tasks.bot_move.apply_async((match_id, version), countdown=delay)
+        enqueue.send(enqueue.BOT_MOVE, match_id, version, countdown=delay)
     else:
-        tasks.bot_move.apply_async((match_id, version))
+        enqueue.send(enqueue.BOT_MOVE, match_id, version)
 
 
 def turn_timer_schedule(
@@ -338,10 +336,8 @@ def turn_timer_schedule(
     turn: moves of the same turn (a draw, a meld) do not make it stale. Without it, only for
     ``version``.
     """
-    from games import tasks
-
     started = turn_started.isoformat() if turn_started is not None else None
-    tasks.turn_timeout.apply_async((match_id, version, started), eta=deadline)
+    enqueue.send(enqueue.TURN_TIMEOUT, match_id, version, started, eta=deadline)
 
 
 def seats_changed(*, match: Match, state: engine.GameState, before: SeatRow, rows: list[SeatRow]) -> None:
