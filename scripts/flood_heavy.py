@@ -427,22 +427,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Each phase has tables of its own, set up before either plays: a table left by the quiet
     # phase would be played on by the stand-in bots (the seats go away after the grace period)
     # while the heavy phase measures, a load the quiet phase did not have.
-    plans, cookie_name = loadtest.setup(args)  # django.setup() too
-    loud_plans, _ = loadtest.setup(args, first=args.tables)
-    bots = setup_bot_tables(args)
-    loud_bot_plans = setup_bot_tables(args, first=args.bot_tables)
-    analysis_room, analysts = setup_analysis(args)
-    heavy = Heavy(args.url, drawing_record(args.replay_moves), args.replayers, analysts, cookie_name)
+    # They are set up just before their phase: a table that waits unplayed has its turns taken by
+    # the turn timer and the stand-ins too.
+    import django
+
+    django.setup()
     from games import services
+
+    waited = wait_background_idle(args.idle_timeout)
+    analysis_room, analysts = setup_analysis(args)
+    plans, cookie_name = loadtest.setup(args)
+    bots = setup_bot_tables(args)
+    loud_plans: list[loadtest.Plan] = []
+    loud_bot_plans: list[BotPlan] = []
+    heavy = Heavy(args.url, drawing_record(args.replay_moves), args.replayers, analysts, cookie_name)
 
     def close(people: Sequence[loadtest.Plan], with_bots: Sequence[BotPlan]) -> None:
         loadtest.close_rooms(people)
         services.room_close(room_ids=[plan.room_id for plan in with_bots])
 
     try:
-        waited = wait_background_idle(args.idle_timeout)
         quiet, quiet_bots = asyncio.run(phase(plans, bots, cookie_name, args))
         close(plans, bots)
+        loud_plans, _ = loadtest.setup(args, first=args.tables)
+        loud_bot_plans = setup_bot_tables(args, first=args.bot_tables)
         context = multiprocessing.get_context("spawn")
         manager = context.Manager()
         stop, counts = manager.Event(), manager.dict()
