@@ -64,6 +64,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--analysis-rounds", type=int, default=6, help="rounds of the analysed match")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for any one frame")
     parser.add_argument(
+        "--control",
+        action="store_true",
+        help="no heavy clients in the second phase: the two phases' ratio is then the machine's noise",
+    )
+    parser.add_argument(
         "--idle-timeout", type=float, default=1800.0, help="seconds to wait for an idle background queue"
     )
     args = parser.parse_args(argv)
@@ -215,7 +220,7 @@ def _request(
     }
     if data is not None:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data else "GET")
+    request = urllib.request.Request(url, data=data, headers=headers, method="GET" if data is None else "POST")
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             body = response.read()
@@ -455,14 +460,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         manager = context.Manager()
         stop, counts = manager.Event(), manager.dict()
         clients = context.Process(target=heavy_clients, args=(heavy, stop, counts))
-        clients.start()
-        time.sleep(3)  # the uploads and the analyses are under way before the tables play
+        if not args.control:
+            clients.start()
+            time.sleep(3)  # the uploads and the analyses are under way before the tables play
         try:
             loud, loud_bots = asyncio.run(phase(loud_plans, loud_bot_plans, cookie_name, args))
         finally:
             stop.set()
-            clients.join(timeout=300)
-        answered = dict(sorted(counts.items()))
+            if not args.control:
+                clients.join(timeout=300)
+        answered = dict(sorted(counts.items())) if not args.control else {"control run": 0}
     finally:
         close(plans, bots)
         close(loud_plans, loud_bot_plans)
