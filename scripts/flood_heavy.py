@@ -220,7 +220,8 @@ def _request(
     }
     if data is not None:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    request = urllib.request.Request(url, data=data, headers=headers, method="GET" if data is None else "POST")
+    method = "GET" if data is None else "POST"  # an empty body is a POST too ("Analyse my round")
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             body = response.read()
