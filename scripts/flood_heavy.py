@@ -150,11 +150,8 @@ def setup_analysis(args: argparse.Namespace) -> tuple[int, tuple[tuple[str, tupl
     from games.models import Match
 
     settings.ROUND_PAUSE_SECONDS = 0  # this setup plays the rounds one after another
-    from games.models import RoundAnalysis
 
-    # What earlier runs asked for must not load the quiet phase; new accounts each run (the
-    # limits per account and hour would refuse the same two again).
-    RoundAnalysis.objects.filter(round__match__room__name="loadtest analyses").delete()
+    # New accounts each run (the limits per account and hour would refuse the same two again).
     run = int(time.time())
     people = [_user(f"loadtest-analyst-a-{run}"), _user(f"loadtest-analyst-b-{run}")]
     room = services.room_create(
@@ -439,7 +436,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     django.setup()
     from games import services
+    from games.models import RoundAnalysis
 
+    # What earlier runs asked for must not load the quiet phase: their queued analyses find no
+    # row and end at once ("gone"), then the wait is for what else the background has to do.
+    RoundAnalysis.objects.filter(round__match__room__name="loadtest analyses").delete()
     waited = wait_background_idle(args.idle_timeout)
     analysis_room, analysts = setup_analysis(args)
     plans, cookie_name = loadtest.setup(args)
