@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import RULE_SETS, hands, make_rules
 
 from games.engine import (
     Card,
@@ -42,6 +41,7 @@ from games.engine.search import (
     kept_searches,
     shared_searches,
 )
+from tests.engine.strategies import RULE_SETS, hands, make_rules
 
 
 @st.composite
@@ -91,8 +91,8 @@ def test_kept_searches_give_each_hand_the_answer_of_a_search_of_its_own(
     case: tuple[Rules, list[tuple[tuple[Card, ...], bool]]],
 ) -> None:
     """The opening hint's searches keep their memo from hand to hand (``kept_searches``): every
-    answer, block after block, is a fresh search's (docs/benchmarks.md, "A move's own path,
-    trimmed")."""
+    answer, block after block, is a fresh search's
+    (docs/benchmarks.md, "The opening hint's search")."""
     rules, sequence = case
     alone = [best_arrangement(rules, hand, cover=cover) for hand, cover in sequence]
     kept = []

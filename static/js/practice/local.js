@@ -20,12 +20,16 @@ export class LocalConnection {
     this.onRecord = onRecord;
     this.onBotMove = onBotMove; // ({seat, level, ms}) after each bot move (the benchmark reads it)
     this.onChange = onChange; // (frame) after every frame the table is given
+    /** @type {(frame: any) => void} */
     this.onFrame = () => {};
+    /** @type {(status: string, detail?: string) => void} */
     this.onStatus = () => {};
+    /** @type {(() => void) | null} */
     this.onOpen = null;
     this.pending = null;
     this.botSeat = null; // the bot to move, if any
     this.held = false; // the bots wait (the end of a round, until the player goes on)
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     this.busy = Promise.resolve();
     this.frame = null; // the newest frame
@@ -35,7 +39,7 @@ export class LocalConnection {
   /** Leave the game: no more bot moves, nothing more kept. */
   stop() {
     this.stopped = true;
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
   }
 
@@ -110,7 +114,8 @@ export class LocalConnection {
   }
 
   /** Seat messages of a live table (away, back, chat): nothing to say to the bots. */
-  send() {
+  /** @param {object} [_message] the table's message (practice has no seat to take back) */
+  send(_message) {
     return false;
   }
 
@@ -136,7 +141,7 @@ export class LocalConnection {
   // --- the bots --------------------------------------------------------------------------------
 
   scheduleBot() {
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.botSeat === null || this.botSeat === undefined || this.held || this.stopped) return;
     this.timer = setTimeout(() => this.botMove(), this.delay);
@@ -162,7 +167,7 @@ export class LocalConnection {
 
   /** Take back the player's last move (and the bots' after it). */
   takeBack() {
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     return this.run("take_back").then((answer) => {
       if (answer.error) return answer;
