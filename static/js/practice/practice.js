@@ -90,10 +90,10 @@ function downloadRecord() {
   const record = state.record || loadRecord();
   if (!record) return;
   const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
-  const link = h("a", {
+  const link = /** @type {HTMLAnchorElement} */ (h("a", {
     href: URL.createObjectURL(blob),
     download: `remi-practice-${record.variant}-${(record.match && record.match.started ? record.match.started : "game").slice(0, 10)}.json`,
-  });
+  }));
   document.body.append(link);
   link.click();
   link.remove();

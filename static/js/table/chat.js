@@ -94,7 +94,7 @@ export function mount(container, connection) {
   };
 
   const list = h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", "aria-label": t("Chat messages") });
-  const input = h("input", {
+  const input = /** @type {HTMLInputElement} */ (h("input", {
     type: "text",
     id: "chat-input",
     class: "chat-input",
@@ -102,7 +102,7 @@ export function mount(container, connection) {
     autocomplete: "off",
     "aria-label": t("Message"),
     placeholder: t("Write to the table…"),
-  });
+  }));
   const send = h("button", { type: "submit", class: "tbtn primary chat-send", id: "chat-send" }, t("Send"));
   const note = h("p", { class: "chat-note", id: "chat-note", role: "status" });
   const mutedBox = h("p", { class: "chat-muted", id: "chat-muted" });

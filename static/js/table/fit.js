@@ -112,7 +112,7 @@ export function fitControls() {
     if (el) menu.append(el);
   }
   menu.addEventListener("click", (event) => {
-    if (event.target.closest("button")) {
+    if (event.target instanceof Element && event.target.closest("button")) {
       model.moreOpen = false;
       render();
     }
