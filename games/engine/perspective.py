@@ -13,7 +13,7 @@ from typing import Any
 
 from .cards import card_texts
 from .deal import commitment, deal_seed
-from .families import family_of
+from .registry import cycle_of
 from .state import GameState, TableMeld
 
 
@@ -47,8 +47,8 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         raise ValueError(f"no seat {seat!r} at this table")
     rules = state.rules
     over = state.phase == "over"
-    family = family_of(rules)
-    own = family.view_extra(state, seat)
+    cycle = cycle_of(rules)
+    own = cycle.view_extra(state, seat)
     consumed = own.pop("consumed_jokers")
     view: dict[str, Any] = {
         "variant": rules.name,
@@ -86,5 +86,5 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     view.update(rules.view_extra(state, seat))
     view.update(own)
     if seat is not None:
-        view["you"] = family.seat_options(state, seat)
+        view["you"] = cycle.seat_options(state, seat)
     return view

@@ -1,9 +1,10 @@
 """Rule sets: what every variant shares, and the options a table can choose.
 
-A variant is a :class:`Rules` subclass in ``variants/`` that states only how it differs: a few class
-attributes (deck, hand sizes, meld limits, opening) and hooks (card values, round scoring, match
-end). The turn cycles of the families (:mod:`.families`) read them; they never ask which variant
-they are playing.
+A rule set is a :class:`Rules` subclass in its family's package (``rummy/remik51.py``,
+``gin/rules.py``, ...; docs/engine.md, "Families, rule sets and cycles"), registered under its
+variant name, that states only how it differs: a few class attributes (deck, hand sizes, meld
+limits, opening) and hooks (card values, round scoring, match end). Its family's turn cycle reads
+them; it never asks which variant it is playing.
 
 >>> rules = variant("remik51", penaltyLimit=300)
 >>> rules.options["penalty_limit"], rules.options["joker_penalty"]
@@ -16,6 +17,7 @@ ValueError: remik51: option jokers_per_deck must be one of 2, 3 (got 4)
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -150,7 +152,7 @@ class Rules:
     # --- melds -------------------------------------------------------------------------------
     policy: MeldPolicy = MeldPolicy()
 
-    # --- turn rules (read by the rummy family's cycle, families/rummy*.py) -------------------
+    # --- turn rules (read by the rummy cycle, rummy/cycle.py and rummy/play.py) -------------
     #: "pure": the opening must include a run without jokers (R51-31); "any": any run (RMI-25).
     opening_run: ClassVar[Literal["pure", "any", "none"]] = "none"
     #: Nothing reaches the table in a seat's first turn of a round (RMI-19).
@@ -201,7 +203,7 @@ class Rules:
     #: card off the table fits a table meld (a reshuffled stock would go round for ever, R40-Q15).
     end_when_stuck: ClassVar[bool] = False
     #: Rule ids the rummy cycle cites in its messages, where they differ from Remik 51's
-    #: (``families.rummy_play.RULE_IDS``).
+    #: (``rummy.play.RULE_IDS``).
     rule_ids: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -424,7 +426,18 @@ class Rules:
         return best_arrangement(self, seq)
 
 
+#: The families of the engine, each a package of it (``games/engine/<family>/``) holding its rule
+#: sets, its turn cycle, its state and its bots (docs/engine.md, "Families, rule sets and cycles").
+FAMILIES = ("rummy", "gin", "knock108")
+
 _REGISTRY: dict[str, type[Rules]] = {}
+
+
+def _register_rule_sets() -> None:
+    """Import every family's package: its ``__init__`` imports its rule sets, which register
+    themselves. By name, as a family's rule sets import this module and not the other way round."""
+    for family in FAMILIES:
+        importlib.import_module(f"{__package__}.{family}")
 
 
 def register(cls: type[Rules]) -> type[Rules]:
@@ -437,7 +450,7 @@ def variant(name: str, **options: Any) -> Rules:
 
     Unknown names, unknown options and out-of-range values raise ``ValueError``.
     """
-    from . import variants  # noqa: F401  (registers the variants)
+    _register_rule_sets()
 
     try:
         factory = _REGISTRY[name]
@@ -448,7 +461,7 @@ def variant(name: str, **options: Any) -> Rules:
 
 
 def variant_names() -> list[str]:
-    from . import variants  # noqa: F401
+    _register_rule_sets()
 
     return sorted(_REGISTRY)
 
@@ -459,7 +472,7 @@ def family_of(name: str) -> str:
     >>> family_of("oklahoma"), family_of("remik40")
     ('gin', 'rummy')
     """
-    from . import variants  # noqa: F401
+    _register_rule_sets()
 
     try:
         return _REGISTRY[name].family

@@ -14,10 +14,10 @@ from typing import Any
 
 from games.engine import variant, view_for
 from games.engine.bots import choose_move
-from games.engine.bots.hard_remi_rummy500 import SAFE_HAND, HardPlus
-from games.engine.bots.normal import NormalBot, read_view
 from games.engine.moves import Discard, Play
 from games.engine.positions import position
+from games.engine.rummy.bots.hard_remi_rummy500 import SAFE_HAND, HardPlus
+from games.engine.rummy.bots.normal import NormalBot, read_view
 
 REMI = variant("remi")
 #: Cards of an opponent who has opened, far from going out and near it.

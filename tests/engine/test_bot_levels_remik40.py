@@ -12,12 +12,12 @@ from typing import Any
 
 from games.engine import variant, view_for
 from games.engine.bots import choose_move
-from games.engine.bots.hard_remik40 import HardRemik40
-from games.engine.bots.hard_rummy import HardBot
-from games.engine.bots.normal import _without, read_view
 from games.engine.cards import Card
 from games.engine.moves import Discard, Play
 from games.engine.positions import position
+from games.engine.rummy.bots.hard import HardBot
+from games.engine.rummy.bots.hard_remik40 import HardRemik40
+from games.engine.rummy.bots.normal import _without, read_view
 from games.engine.search import best_arrangement
 
 R40 = variant("remik40")

@@ -22,7 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import Card, parse_cards, variant
-from games.engine.deadwood import (
+from games.engine.errors import InvalidMeldError
+from games.engine.gin.deadwood import (
     arrangement,
     cards_of,
     deadwood,
@@ -31,7 +32,6 @@ from games.engine.deadwood import (
     mask_of,
     with_layoffs,
 )
-from games.engine.errors import InvalidMeldError
 from games.engine.melds import Meld, extend_meld, read_meld
 from tests.effort import effort
 

@@ -28,7 +28,7 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.variants.knock108 import declaration, special_hand
+from games.engine.knock108.rules import declaration, special_hand
 
 # Hands that end the deal when the last card named is discarded.
 KNOCK_4 = "2S 3S 4S 5H 6H 7H 9C 9D 9H 4C KD"  # loose 4C after discarding KD

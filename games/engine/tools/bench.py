@@ -32,12 +32,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..bots.normal import NormalBot
 from ..cards import Card
 from ..game import apply_move, legal_moves, new_game
 from ..moves import Move, Play, TakeDiscard
 from ..perspective import view_for
 from ..rules import Rules, variant
+from ..rummy.bots.normal import NormalBot
 from ..state import GameState
 
 TARGET_MS = 5.0
@@ -331,7 +331,7 @@ def time_us(function: Callable[[object], object], inputs: Sequence[object], repe
 
 
 def run_gin(quick: bool, out: TextIO) -> None:
-    from ..deadwood import deadwood, deadwood_after_discard, mask_of
+    from ..gin.deadwood import deadwood, deadwood_after_discard, mask_of
 
     deals = 200 if quick else 3000
     hands_each = 1000 if quick else 10_000

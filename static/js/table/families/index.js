@@ -1,5 +1,5 @@
 // What differs between the rule families on the table, one module per family as in the engine
-// (games/engine/families/): rummy.js (the rummy cycle: remik51, remik40, remi, rummy500), gin.js
+// (games/engine/rummy/, gin/, knock108/): rummy.js (the rummy cycle: remik51, remik40, remi, rummy500), gin.js
 // (gin, oklahoma), knock108.js. The family is read only from the view's own blocks; this module
 // picks the family's module and keeps the words every family shares.
 //
