@@ -72,7 +72,9 @@ class TurnCycle(Protocol):
         ...
 
     def view_extra(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        """What the cycle adds to every view: public facts only, never a hand or the stock.
+        """What the family adds to every view: public facts only, never a hand or the stock. The
+        one hook a view has for what differs by family or rule set (``view_for`` calls no other):
+        a rule set's own public facts come through its cycle's (``RummyRules.table_facts``).
 
         It says, for every family, who has opened (``opened``), the atu (``atu``,
         ``atu_taken_by``) and the jokers bought back (``consumed_jokers``).

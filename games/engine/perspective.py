@@ -82,8 +82,8 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     if over:
         # The last round is over too: its seed may be revealed.
         view["revealed_seed"] = deal_seed(state.secret, state.round_no).hex()
-    # What only this variant has (Rummy 500's running tally, Remik 40's prize pool): public facts.
-    view.update(rules.view_extra(state, seat))
+    # What only this family has (gin's block, Knock-108's stakes, Rummy 500's running tally, Remik
+    # 40's prize pool): public facts, from its cycle's one hook.
     view.update(own)
     if seat is not None:
         view["you"] = cycle.seat_options(state, seat)

@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 
 class MatchFacts(Protocol):
-    """What a variant's ``view_extra`` reads of the match: the public facts of a
-    :class:`~games.engine.state.GameState` (which has them all), named here so that the rules,
-    which the state holds, need not know the state."""
+    """What a rule set's hooks read of the match (the rummy rule sets' ``table_facts``): the public
+    facts of a :class:`~games.engine.state.GameState` (which has them all), named here so that the
+    rules, which the state holds, need not know the state."""
 
     @property
     def rules(self) -> Rules: ...
@@ -143,6 +143,10 @@ class Rules:
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    #: The family the rule set belongs to (one of :data:`FAMILIES`), whose turn cycle it plays:
+    #: "rummy" (draw, meld, lay off, discard), "gin" (gin and Oklahoma: knock, the defender's
+    #: reply) or "knock108". Bots are chosen by it. Each family's base rule set says it.
+    family: ClassVar[str] = ""
 
     # --- deck and deal -----------------------------------------------------------------------
     min_players: ClassVar[int] = 2
@@ -174,9 +178,6 @@ class Rules:
     #: When the stock is empty and a player must draw: "reshuffle" the pile minus its top card
     #: (R51-38) or "end" the round (RMI-50).
     stock_out: ClassVar[Literal["reshuffle", "end"]] = "reshuffle"
-    #: The family whose turn cycle the variant plays: "rummy" (draw, meld, lay off, discard),
-    #: "gin" (gin and Oklahoma: knock, the defender's reply) or "knock108". Bots are chosen by it.
-    family: ClassVar[str] = "rummy"
     #: False: there is no opening; every seat may lay off and take deep from the start (R500-19).
     opening_required: ClassVar[bool] = True
     #: The first player is dealt no extra card and starts by drawing (R500-6, R40-Q13).
@@ -277,9 +278,15 @@ class Rules:
         return {"variant": self.name, "options": options}
 
     # --- per-variant facts (override) --------------------------------------------------------
+    #: The most seats where the rule set offers no ``max_players`` option (gin and Oklahoma: 2).
+    default_max_players: ClassVar[int] = 4
+
     @property
     def max_players(self) -> int:
-        return 4
+        """The most seats at the table: the ``max_players`` option where the rule set offers one
+        (Remik 51, Remi, Rummy 500, Remik 40, Knock-108), else ``default_max_players``."""
+        seats = self._options.get("max_players")
+        return self.default_max_players if seats is None else int(seats)
 
     @property
     def decks(self) -> int:
@@ -335,10 +342,6 @@ class Rules:
         closes a round, before dealing the next (docs/engine.md, "Round limit")."""
         limit = self.round_limit
         return limit is not None and rounds_played >= limit
-
-    def view_extra(self, state: MatchFacts, seat: int | None) -> dict[str, Any]:
-        """What the variant adds to every view (public facts only): nothing by default."""
-        return {}
 
     def end_condition(self) -> str:
         """When the match ends and who wins, in one sentence (shown before a player sits down)."""

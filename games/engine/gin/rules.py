@@ -93,6 +93,7 @@ class GinRules(Rules):
     )
     lower_wins = False
     family = "gin"
+    default_max_players = 2  # GIN-1
     first_dealer = "lot"
     #: Three parallel score columns (Oklahoma, OKL-5..9).
     hollywood: ClassVar[bool] = False
@@ -103,10 +104,6 @@ class GinRules(Rules):
             f"winner adds a {GAME_BONUS}-point game bonus and {BOX_BONUS} for each deal won more "
             "than the opponent, minus the opponent's score (GIN-24)."
         )
-
-    @property
-    def max_players(self) -> int:
-        return 2
 
     @property
     def decks(self) -> int:

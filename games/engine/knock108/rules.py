@@ -22,7 +22,7 @@ declaration) is here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -222,19 +222,7 @@ _REMIK_LIMITS = MeldPolicy(
     rule_joker="K108-Q5",
 )
 #: K108-Q5 (a): no limit beyond "a meld holds a natural card".
-_NO_LIMITS = MeldPolicy(
-    set_min=3,
-    set_max=4,
-    set_joker_limit=None,
-    run_min=3,
-    adjacent_jokers=True,
-    ace_low=True,
-    ace_high=True,
-    set_declaration_binding=False,
-    rule_set="K108-10/Q3",
-    rule_run="K108-10/Q2",
-    rule_joker="K108-Q5",
-)
+_NO_LIMITS = replace(_REMIK_LIMITS, set_joker_limit=None, adjacent_jokers=True)
 
 
 @register
@@ -301,10 +289,6 @@ class Knock108(Rules):
             raise ValueError("knock108: option stake must be even (a knock pays half stakes, K108-Q19)")
 
     @property
-    def max_players(self) -> int:
-        return int(self._options["max_players"])
-
-    @property
     def jokers(self) -> int:
         return 4  # K108-2
 
@@ -340,9 +324,7 @@ class Knock108(Rules):
         return sum(self.hand_value(card) for card in loose)
 
     def score_round(self, facts: RoundFacts) -> tuple[ScoreLine, ...]:
-        raise NotImplementedError(
-            "knock108 scores its deals in its own cycle (games.engine.knock108.cycle)"
-        )
+        raise NotImplementedError("knock108 scores its deals in its own cycle (games.engine.knock108.cycle)")
 
     def match_over(self, totals: Sequence[int], rounds_played: int) -> bool:
         raise NotImplementedError("knock108 ends its match in its own cycle (games.engine.knock108.cycle)")

@@ -31,6 +31,7 @@ from ..scoring import RoundEnd, RoundFacts, table_points
 from ..state import GameState, Transition, evolve
 from .moves import legal_moves, seat_options
 from .play import may_build, play, rule_id, rummy
+from .rules import rummy_rules
 from .state import RummyState
 
 __all__ = ["RUMMY", "RummyCycle", "stuck"]
@@ -307,13 +308,15 @@ class RummyCycle:
         return seat_options(state, seat)
 
     def view_extra(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        """Who has opened, Remi's atu and who took it, the jokers bought back (RMI-42)."""
+        """Who has opened, Remi's atu and who took it, the jokers bought back (RMI-42), and what
+        the rule set's scoring shows (``RummyRules.table_facts``)."""
         cycle = rummy(state)
         return {
             "opened": list(cycle.opened),
             "atu": str(cycle.atu) if cycle.atu is not None else None,
             "atu_taken_by": cycle.atu_taken_by,
             "consumed_jokers": [str(c) for c in cycle.consumed],
+            **rummy_rules(state.rules).table_facts(state),
         }
 
 

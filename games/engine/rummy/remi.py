@@ -15,8 +15,9 @@ from typing import Any, ClassVar
 from ..cards import Card
 from ..melds import MeldPolicy
 from ..notes import note
-from ..rules import ROUNDS, Option, Rules, register, variant
+from ..rules import ROUNDS, Option, register, variant
 from ..scoring import RoundFacts, ScoreLine
+from .rules import RummyRules
 
 __all__ = ["Remi", "variant"]
 
@@ -24,7 +25,7 @@ _OPENING_SYNONYMS = ((0, "classic"), ("0", "classic"), (45, "45"), (51, "51"))
 
 
 @register
-class Remi(Rules):
+class Remi(RummyRules):
     name = "remi"
     title = "Remi"
     summary = (
@@ -107,10 +108,6 @@ class Remi(Rules):
             raise ValueError("remi: choose either rounds or target to end the match, not both")
         if options["short_game"] and options["max_players"] != 2:
             self._options["max_players"] = 2
-
-    @property
-    def max_players(self) -> int:
-        return int(self._options["max_players"])
 
     @property
     def decks(self) -> int:

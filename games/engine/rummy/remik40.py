@@ -26,8 +26,9 @@ from typing import Any, ClassVar
 from ..cards import Card
 from ..melds import MeldPolicy
 from ..notes import note
-from ..rules import MatchFacts, Option, Rules, register, variant
+from ..rules import MatchFacts, Option, register, variant
 from ..scoring import RoundFacts, ScoreLine
+from .rules import RummyRules
 
 __all__ = ["Remik40", "split_pool", "variant"]
 
@@ -58,7 +59,7 @@ def split_pool(pool: int, *, winner: int, penalties: Sequence[int], winner_share
 
 
 @register
-class Remik40(Rules):
+class Remik40(RummyRules):
     name = "remik40"
     title = "Remik 40"
     summary = (
@@ -163,10 +164,6 @@ class Remik40(Rules):
         )
 
     @property
-    def max_players(self) -> int:
-        return int(self._options["max_players"])
-
-    @property
     def jokers(self) -> int:
         return 2  # R40-4
 
@@ -227,7 +224,7 @@ class Remik40(Rules):
     def match_over(self, totals: Sequence[int], rounds_played: int) -> bool:
         return True  # R40-Q11: one game is one round
 
-    def view_extra(self, state: MatchFacts, seat: int | None) -> dict[str, Any]:
+    def table_facts(self, state: MatchFacts) -> dict[str, Any]:
         # R40-29: the table shows its payout structure; after the game, who received what.
         stake = int(self._options["stake"])
         payouts = net = None

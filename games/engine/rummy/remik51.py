@@ -15,14 +15,15 @@ from typing import Any
 from ..cards import Card
 from ..melds import MeldPolicy
 from ..notes import note
-from ..rules import Option, Rules, register, variant
+from ..rules import Option, register, variant
 from ..scoring import RoundFacts, ScoreLine
+from .rules import RummyRules
 
 __all__ = ["Remik51", "variant"]
 
 
 @register
-class Remik51(Rules):
+class Remik51(RummyRules):
     name = "remik51"
     title = "Remik 51"
     summary = (
@@ -70,10 +71,6 @@ class Remik51(Rules):
     joker_layoff = True
     stock_out = "reshuffle"
     lower_wins = True
-
-    @property
-    def max_players(self) -> int:
-        return int(self._options["max_players"])
 
     @property
     def jokers(self) -> int:

@@ -22,14 +22,15 @@ from ..cards import Card, build_pack
 from ..errors import InvalidMeldError
 from ..melds import MeldPolicy
 from ..notes import note
-from ..rules import MatchFacts, Option, Rules, register, variant
+from ..rules import MatchFacts, Option, register, variant
 from ..scoring import RoundFacts, ScoreLine, table_points
+from .rules import RummyRules
 
 __all__ = ["InvalidMeldError", "Rummy500", "variant"]
 
 
 @register
-class Rummy500(Rules):
+class Rummy500(RummyRules):
     name = "rummy500"
     title = "Rummy 500"
     summary = (
@@ -95,10 +96,6 @@ class Rummy500(Rules):
         )
 
     @property
-    def max_players(self) -> int:
-        return int(self._options["max_players"])
-
-    @property
     def decks(self) -> int:
         return 1
 
@@ -143,7 +140,7 @@ class Rummy500(Rules):
         best = max(totals)
         return best > int(self._options["target"]) and list(totals).count(best) == 1
 
-    def view_extra(self, state: MatchFacts, seat: int | None) -> dict[str, Any]:
+    def table_facts(self, state: MatchFacts) -> dict[str, Any]:
         # R500-14: the running tally: each seat's total plus what it has put on the table this deal.
         laid = table_points(state) if state.phase != "over" else (0,) * state.players
         return {
