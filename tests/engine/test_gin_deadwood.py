@@ -1,4 +1,4 @@
-"""Gin deadwood (``games.engine.deadwood``) against an independent brute force.
+"""Gin deadwood (``games.engine.gin.deadwood``) against an independent brute force.
 
 The referee below knows nothing of the bitmask tables: it lists every meld of a hand from the
 cards themselves (runs of 3+ consecutive ranks of one suit, ace low only, no K-A-2; sets of 3 or 4
