@@ -27,7 +27,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, records, selectors
+from games import engine, enqueue, records, selectors
 from games.engine.analysis import analyse_round
 from games.errors import (
     AnalysisQueueFullError,
@@ -118,9 +118,7 @@ def analyses_unfinished() -> list[int]:
 
 
 def _queue(analysis_id: int) -> None:
-    from games import tasks
-
-    tasks.round_analyse.delay(analysis_id)
+    enqueue.send(enqueue.ROUND_ANALYSE, analysis_id)
 
 
 def analysis_run(*, analysis_id: int) -> str:

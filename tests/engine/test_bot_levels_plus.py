@@ -1,5 +1,5 @@
-"""The hard level of Remi and Rummy 500 (:mod:`games.engine.bots.hard_remi_rummy500`): a race to go out with
-plus points.
+"""The hard level of Remi and Rummy 500 (:mod:`games.engine.rummy.bots.hard_remi_rummy500`): a race to go out
+with plus points.
 
 * once open, it keeps its melds and the cards that fit the table in hand while no opponent who has
   opened is near going out, and lays everything when one is (RMI-51, RMI-54, RMI-56);

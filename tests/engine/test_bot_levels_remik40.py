@@ -1,4 +1,4 @@
-"""Remik 40's hard level (:mod:`games.engine.bots.hard_remik40`): a race to go out (R40-25).
+"""Remik 40's hard level (:mod:`games.engine.rummy.bots.hard_remik40`): a race to go out (R40-25).
 
 * it opens at once, where the shared hard bot holds the opening back for a one-go "Remik";
 * it sheds no points when the opponent is near the end: it keeps the cards that may go out;

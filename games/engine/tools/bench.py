@@ -4,7 +4,7 @@ Prints figures only (no assertions):
 
 * random legal play: rounds per second for each table below, where each move is picked uniformly
   from ``legal_moves`` (preferring a play or a take with some probability, so rounds end);
-* bot against bot: rounds per second with :mod:`games.engine.bots.normal` in every seat;
+* bot against bot: rounds per second with :mod:`games.engine.rummy.bots.normal` in every seat;
 * ``best_melds``: median and 99th percentile in milliseconds, for 13-, 14- and 15-card hands with
   0 to 4 jokers (Remik 51) or 0 to 2 (Remi), over random hands from the pack and over meld-dense
   hands (built from runs and sets plus jokers), and the 15-card, 4-joker p99 against the 5 ms target.

@@ -3,7 +3,7 @@
 It plays Remik 51 (the registry, :mod:`games.engine.bots.registry`, gives Remik 40 :mod:`.hard_remik40`, a
 subclass tuned for the race to go out, and Remi and Rummy 500 :mod:`.hard_remi_rummy500`, that
 race with plus points; the other families have their own) with :class:`HardBot`: the normal
-bot's move generation (:class:`~games.engine.bots.normal.NormalBot`, every move checked on the
+bot's move generation (:class:`~games.engine.rummy.bots.normal.NormalBot`, every move checked on the
 shadow state) with better judgement where it counts:
 
 * **danger**: how soon an opponent may end the round, read from the view (an opponent who has
