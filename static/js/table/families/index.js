@@ -20,8 +20,8 @@ import { ROW_VARIANTS, rummy } from "./rummy.js";
 export { declaredName };
 
 /**
- * The family's name, the engine's (`Rules.family`: games/engine/families/): "rummy", "gin" or
- * "knock108".
+ * The family's name, the engine's (`Rules.family`, one package each: games/engine/rummy/, gin/,
+ * knock108/): "rummy", "gin" or "knock108".
  * @param {View} view
  * @returns {FamilyName}
  */
