@@ -47,7 +47,7 @@ const drawers = {
 /** @type {Record<string, HTMLElement>} */
 export const drawerEls = Object.fromEntries(Object.entries(drawers).map(([name, content]) =>
   [name, h("aside", { class: "tbl-drawer", id: `drawer-${name}`, hidden: true, dataset: { drawer: name } },
-    drawerHead(name, DRAWERS.find((d) => d.name === name).label(), { drawer: openDrawer }),
+    drawerHead(name, /** @type {{label: () => string}} */ (DRAWERS.find((d) => d.name === name)).label(), { drawer: openDrawer }),
     h("div", { class: "drawer-body" }, content))]));
 drawerEls.chat = chatDrawer;
 root.replaceChildren(

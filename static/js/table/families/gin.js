@@ -100,9 +100,12 @@ export const gin = {
   },
 
   mine(f) {
-    const { view, you } = f;
+    // Asked only for a seat's own view, with its hand and its `you` hints (index.js, mineInfo).
+    const { view } = f;
+    const you = /** @type {You} */ (f.you);
+    const hand = /** @type {string[]} */ (view.hand);
     const g = view.gin;
-    if (g.step === "over" || !view.hand.length) return null;
+    if (g.step === "over" || !hand.length) return null;
     const eleven = you.discards && you.discards.length > 0;
     const parts = [
       h("p", {},
