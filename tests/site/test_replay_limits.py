@@ -212,3 +212,16 @@ def test_the_replay_is_built_in_a_child_process_not_in_the_server(long_record: d
     assert post_record(Client(), long_record, address="10.5.0.1").status_code == 200
     assert offload.children()
     assert os.getpid() not in offload.children()
+
+
+def test_an_uploaded_rounds_replay_names_no_empty_room() -> None:
+    """An uploaded record has no room: its replay's subtitle and title are the variant, the players
+    and the link, with no empty field between two dots ("Remik 51 ·  · Ala, Bob" before)."""
+    response = post_record(Client(), drawing_round(6))
+    html = response.content.decode()
+    subtitle = re.search(r'<p class="aside">(.*?)</p>', html, re.S).group(1)
+    words = " ".join(re.sub(r"<[^>]+>", " ", subtitle).split())
+    assert words.startswith("Remik 51 · Ala, Bob · ")
+    title = " ".join(re.search(r"<title>(.*?)</title>", html, re.S).group(1).split())
+    assert "· ·" not in title
+    assert "·  ·" not in html
