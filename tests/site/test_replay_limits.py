@@ -225,3 +225,26 @@ def test_an_uploaded_rounds_replay_names_no_empty_room() -> None:
     title = " ".join(re.search(r"<title>(.*?)</title>", html, re.S).group(1).split())
     assert "· ·" not in title
     assert "·  ·" not in html
+
+
+def _priority() -> tuple[int, int]:
+    """This process's niceness and scheduling class (run in the replay child)."""
+    return os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="the idle scheduling class is Linux's")
+@pytest.mark.parametrize("idle", [False, True])
+def test_the_replay_child_runs_below_the_server(monkeypatch: pytest.MonkeyPatch, idle: bool) -> None:
+    """The replay child's niceness is the server's plus ``OFFLOAD_NICE``, and with
+    ``OFFLOAD_IDLE`` its class is SCHED_IDLE (it runs only on CPU time the tables leave)."""
+    from games import offload
+
+    monkeypatch.setenv("OFFLOAD_NICE", "7")
+    monkeypatch.setenv("OFFLOAD_IDLE", "1" if idle else "0")
+    offload.stop()  # a child started now reads these
+    try:
+        nice, policy = offload.replay(_priority)
+    finally:
+        offload.stop()
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 7)
+    assert policy == (os.SCHED_IDLE if idle else os.SCHED_OTHER)
