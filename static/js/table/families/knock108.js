@@ -1,4 +1,4 @@
-// Knock-108 on the table (games/engine/families/knock108.py): the view's `stage` and `stakes`
+// Knock-108 on the table (games/engine/knock108/cycle.py): the view's `stage` and `stakes`
 // (the pool and the chip ledger), `knock`, `buy_back`, `in_game`, `last_deal`; `you` carries
 // `loose_points` and a `knock` hint.
 
