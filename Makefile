@@ -99,7 +99,7 @@ tsc: npm ## The JSDoc type check of static/js (tsc --noEmit; skipped without npm
 BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py
 
 typecheck: venv ## mypy: strict on the engine and the pure modules the browser runs with it; the site's apps with django-stubs
-	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice_assets.py games/puzzles.py
+	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/commits.py games/practice_assets.py games/puzzles.py
 	$(BIN)/mypy games accounts remi_site
 
 fmt: venv ## Apply ruff fixes and formatting
