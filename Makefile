@@ -122,7 +122,7 @@ BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack
 # django-stubs reads the test runner's settings, a developer's (DEBUG on: tests/developer_settings.py).
 typecheck: export DJANGO_DEBUG ?= 1
 typecheck: venv ## mypy: strict on the engine and the pure modules the browser runs with it; the site's apps with django-stubs
-	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice_assets.py games/puzzles.py
+	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/commits.py games/practice_assets.py games/puzzles.py
 	$(BIN)/mypy games accounts remi_site
 
 fmt: venv ## Apply ruff fixes and formatting
