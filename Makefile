@@ -86,10 +86,10 @@ eslint: npm ## ESLint (eslint.config.js) on the browser's JavaScript and its uni
 	else echo "ESLint not installed (npm not found): the JavaScript is not linted; install npm and run make lint again."; fi
 
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).
-BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py
+BROWSER_MODULES := games/shared/errors.py games/protocol.py games/framing.py games/rack.py games/shared/messages.py games/practice/game.py
 
 typecheck: venv ## mypy: strict on the engine and the pure modules the browser runs with it; the site's apps with django-stubs
-	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice_assets.py games/puzzles.py
+	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice/assets.py games/learn/puzzles.py
 	$(BIN)/mypy games accounts remi_site
 
 fmt: venv ## Apply ruff fixes and formatting

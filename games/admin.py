@@ -11,29 +11,14 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games import ratings, services
-from games.errors import GameError
-from games.models import (
-    ChatMessage,
-    ChatMute,
-    ChatReport,
-    ChatSilence,
-    Match,
-    MoveRecord,
-    Puzzle,
-    PuzzleBatch,
-    PuzzleRating,
-    PuzzleReport,
-    Rating,
-    RatingChange,
-    Room,
-    Round,
-    ScoreLine,
-    Seat,
-    SeatSocket,
-    ServerProcess,
-)
-from games.services import puzzles as puzzle_services
+from games import services
+from games.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.learn.models import Puzzle, PuzzleBatch, PuzzleRating, PuzzleReport
+from games.learn.services import puzzles as puzzle_services
+from games.play.models import Match, MoveRecord, Room, Round, ScoreLine, Seat, SeatSocket, ServerProcess
+from games.ranked import ratings
+from games.ranked.models import Rating, RatingChange
+from games.shared.errors import GameError
 
 
 class ReadOnlyMixin:

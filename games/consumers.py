@@ -52,9 +52,9 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games import broadcast, fanout, limits, protocol, selectors, servers, services
 from games.engine import IllegalMoveError
-from games.errors import GameError, MatchNotFoundError, StaleVersionError
-from games.i18n_errors import language_for_scope, localize_error_frame
 from games.limits import MessageLimiter, RateLimitedError, TokenBucket
+from games.shared.errors import GameError, MatchNotFoundError, StaleVersionError
+from games.shared.i18n_errors import language_for_scope, localize_error_frame
 
 __all__ = [
     "EchoConsumer",
@@ -502,7 +502,7 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         await self.send_json(protocol.chat_muted_frame(message["names"]))
 
     async def send_json(self, content: Any, close: bool = False) -> None:
-        # An error frame's message in the socket user's language (games/i18n_errors.py).
+        # An error frame's message in the socket user's language (games/shared/i18n_errors.py).
         if isinstance(content, dict) and content.get("type") == "error":
             content = localize_error_frame(content, language_for_scope(self.scope))
         await super().send_json(content, close)

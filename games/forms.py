@@ -15,9 +15,10 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import engine, i18n_rules, protocol
-from games.models import Match, Seat
+from games import engine, protocol
+from games.play.models import Match, Seat
 from games.services import TURN_SECONDS_RANGE
+from games.shared import i18n_rules
 
 #: The option that is the table size: the form's "seats" field sets it.
 SEATS_OPTION = "max_players"
@@ -44,7 +45,7 @@ def _bounds(spec: dict[str, Any]) -> dict[str, Any]:
 
 def _option_field(spec: dict[str, Any]) -> forms.Field:
     label = spec["name"].replace("_", " ").capitalize()
-    # The engine's English words, translated when the catalog has them (games/i18n_rules.py).
+    # The engine's English words, translated when the catalog has them (games/shared/i18n_rules.py).
     common: dict[str, Any] = {
         "label": gettext(label),
         # Its rule ids as a tag after the sentence (i18n_rules.help_text).

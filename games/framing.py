@@ -2,12 +2,12 @@
 
 The site's broadcasts (``games.broadcast``) and the frames it sends on request
 (``games.selectors.match_frame_for``) build every frame here; so does practice, in the
-player's browser (``games.practice``, run by Pyodide in a Web Worker: docs/practice.md). The
+player's browser (``games.practice.game``, run by Pyodide in a Web Worker: docs/practice.md). The
 table's scripts therefore get the same frame for the same seat, state and table facts, and
 cannot tell a local game from a live one except by their connection object.
 
 Pure Python, no Django: it goes into the engine archive the browser loads
-(``games/practice_assets.py``).
+(``games/practice/assets.py``).
 
 >>> from games import engine
 >>> state = engine.new_game(engine.variant("gin"), ["Ana", "Bob"], seed=3)
@@ -45,7 +45,7 @@ def frame_for(
     Once the match is over no bot plays for anybody: no seat is a ``standin`` any more (an away
     seat stays ``away``). ``sealed``: the deal's seed stays out of the view even once the match
     is over, and out of the events (a round's end announces it): a deal of the day's, whose
-    seed waits for the end of its day (games/daily.py).
+    seed waits for the end of its day (games/learn/daily.py).
     """
     if seats is not None and state.is_over:
         seats = [{**entry, "standin": False} for entry in seats]

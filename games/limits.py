@@ -27,7 +27,7 @@ from typing import Any, Literal
 from django.conf import settings
 from django.core.cache import cache
 
-from games.errors import ChatRateLimitedError, GameError, ReplayBusyError, ReplayRateLimitedError
+from games.shared.errors import ChatRateLimitedError, GameError, ReplayBusyError, ReplayRateLimitedError
 
 logger = logging.getLogger(__name__)
 

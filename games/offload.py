@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.utils import translation
 
-from games.errors import ReplayBusyError
+from games.shared.errors import ReplayBusyError
 
 logger = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from games.engine import CodedError, IllegalMoveError, Move, move_from_json
-from games.errors import epoch_ms
+from games.shared.errors import epoch_ms
 
 RequestId = str | int | None
 

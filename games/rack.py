@@ -2,7 +2,7 @@
 
 Asked by the table for the live game over HTTP (``games/views/table.py``, ``GET
 /matches/<id>/rack/?q=<json>``) and, in practice, of the engine in the browser's worker
-(``games.practice``): one function, :func:`check`, answers both. Pure Python, no Django.
+(``games.practice.game``): one function, :func:`check`, answers both. Pure Python, no Django.
 
 The query is ``{"groups": [[card id, ...], ...], "move": {...}}``:
 
@@ -76,7 +76,7 @@ def check(
     said: Callable[[IllegalMoveError], str] = _english,
 ) -> dict[str, Any]:
     """The engine's answer to ``query`` (parsed JSON) for ``seat``; ``said`` words a refusal
-    (the site: in the page's language, ``games/i18n_errors.py``; by default the engine's English).
+    (the site: in the page's language, ``games/shared/i18n_errors.py``; by default the engine's English).
 
     Raises :class:`MalformedQueryError` for a query that cannot be read.
     """

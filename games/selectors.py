@@ -11,20 +11,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
-from games import engine, framing, protocol, ratings, statements
-from games.errors import MatchNotFoundError, RoomNotFoundError, epoch_ms
-from games.models import (
-    ChatMessage,
-    ChatMute,
-    Match,
-    MoveRecord,
-    RatingChange,
-    RatingStatus,
-    Room,
-    Round,
-    ScoreLine,
-    Seat,
-)
+from games import engine, framing, protocol, statements
+from games.chat.models import ChatMessage, ChatMute
+from games.play.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+from games.ranked import ratings
+from games.ranked.models import RatingChange, RatingStatus
+from games.shared.errors import MatchNotFoundError, RoomNotFoundError, epoch_ms
 
 
 def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
@@ -567,7 +559,7 @@ def puzzle_frame(puzzle: Any, state: engine.GameState | None = None, events: Any
 
 def puzzle_kind_ratings(*, user: Any) -> dict[str, Any]:
     """The player's rating per puzzle kind (None for a kind never tried), as shown."""
-    from games.models import PuzzleRating
+    from games.learn.models import PuzzleRating
 
     out: dict[str, Any] = {}
     if user is None or not user.is_authenticated:
@@ -601,7 +593,7 @@ def puzzle_next(*, user: Any, kind: str, seen: Any = (), chooser: str = "") -> A
     from django.db.models import F
     from django.db.models.functions import Abs
 
-    from games.models import Puzzle, PuzzleAttempt, PuzzleRating
+    from games.learn.models import Puzzle, PuzzleAttempt, PuzzleRating
 
     mu = 25.0
     queryset = Puzzle.objects.filter(kind=kind, withdrawn=False)
@@ -627,7 +619,7 @@ def puzzle_next(*, user: Any, kind: str, seen: Any = (), chooser: str = "") -> A
 
 
 def puzzle_history(*, user: Any, limit: int = 20) -> list[Any]:
-    from games.models import PuzzleAttempt
+    from games.learn.models import PuzzleAttempt
 
     return list(PuzzleAttempt.objects.filter(user=user).select_related("puzzle")[:limit])
 
@@ -636,7 +628,7 @@ def puzzle_progress() -> dict[str, Any]:
     """How many puzzles there are per kind, and the generator's batches under way."""
     from django.db.models import Count, Sum
 
-    from games.models import Puzzle, PuzzleBatch
+    from games.learn.models import Puzzle, PuzzleBatch
 
     counts = dict(
         Puzzle.objects.filter(withdrawn=False)

@@ -116,7 +116,7 @@ def server_name() -> str:
 
 def beat(now: datetime | None = None) -> None:
     """Write this process's heartbeat (its row is created by the first one)."""
-    from games.models import ServerProcess
+    from games.play.models import ServerProcess
 
     now = now or timezone.now()
     updated = ServerProcess.objects.filter(name=server_name()).update(beat=now)
@@ -129,7 +129,7 @@ def retire() -> None:
 
     Once per process (``shutdown`` and ``atexit`` both call it).
     """
-    from games.models import AccountSocket, ServerProcess
+    from games.play.models import AccountSocket, ServerProcess
 
     with _beating:  # a beat being written finishes first, and none follows
         if _stopped.is_set():

@@ -26,7 +26,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, JSONField, Model
 from django.utils import timezone
 
-from games.models import Match, MoveRecord, Room, Seat
+from games.play.models import Match, MoveRecord, Room, Seat
 
 Converter = Callable[[Any], Any]
 

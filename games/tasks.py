@@ -14,7 +14,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from games import offload, services
-from games.errors import MatchNotFoundError, NotBotTurnError, RoundPauseError, StaleVersionError
+from games.shared.errors import MatchNotFoundError, NotBotTurnError, RoundPauseError, StaleVersionError
 
 _TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -115,7 +115,7 @@ def analyses_resume() -> int:
 def puzzles_step(batch_id: int, games: int) -> bool:
     """One step of a puzzle batch (``services.puzzles.puzzle_batch_step``: a few bot games, their
     puzzles stored), then the next step is queued; a stale step (another ran) does nothing."""
-    from games.services import puzzles
+    from games.learn.services import puzzles
 
     more = offload.background(puzzles.puzzle_batch_step, batch_id=batch_id, games=games)
     if more:
@@ -127,7 +127,7 @@ def puzzles_step(batch_id: int, games: int) -> bool:
 def puzzles_resume() -> int:
     """Queue the next step of every unfinished puzzle batch (a worker's start: the start-up seed's
     batch, ``manage.py puzzles_seed``, and any batch a stopped worker left). Returns how many."""
-    from games.services import puzzles
+    from games.learn.services import puzzles
 
     batches = puzzles.puzzle_batches_unfinished()
     for batch_id, games in batches:
@@ -139,6 +139,6 @@ def puzzles_resume() -> int:
 def puzzles_from_matches(limit: int = 50) -> int:
     """Store the puzzles of the last ``limit`` finished public matches (``manage.py
     puzzles_generate --from-matches``). Returns how many were new."""
-    from games.services import puzzles
+    from games.learn.services import puzzles
 
     return puzzles.puzzles_from_matches(limit=limit)

@@ -139,10 +139,10 @@ def setup_analysis(args: argparse.Namespace) -> tuple[int, tuple[tuple[str, tupl
 
     from games import engine, services
     from games.engine.bots import choose_move
-    from games.models import Match
+    from games.play.models import Match
 
     settings.ROUND_PAUSE_SECONDS = 0  # this setup plays the rounds one after another
-    from games.models import RoundAnalysis
+    from games.learn.models import RoundAnalysis
 
     # What earlier runs asked for must not load the quiet phase; new accounts each run (the
     # limits per account and hour would refuse the same two again).

@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from django.test.utils import CaptureQueriesContext
 
     from games import engine, services
-    from games.models import Match
+    from games.play.models import Match
     from games.services import rooms
 
     users_model = get_user_model()

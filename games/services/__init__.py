@@ -36,8 +36,9 @@ presence; everyone gets a frame with the seats' states. Each worker runs ``sweep
 ``TURN_SWEEP_SECONDS``: it fires deadlines and grace periods whose task was lost.
 """
 
-from games.services.analysis import analyses_unfinished, analysis_request, analysis_run
-from games.services.chat import chat_clean, chat_delete, chat_mute, chat_post, chat_report
+from games.chat.services import chat_clean, chat_delete, chat_mute, chat_post, chat_report
+from games.learn.services.analysis import analyses_unfinished, analysis_request, analysis_run
+from games.learn.services.daily import daily_reveal, daily_start, unranked_reason
 from games.services.clock import (
     SWEEP_LATE_SECONDS,
     match_schedule,
@@ -47,7 +48,6 @@ from games.services.clock import (
     turn_overdue,
 )
 from games.services.core import bot_move_schedule, match_close, turn_timer_schedule
-from games.services.daily import daily_reveal, daily_start, unranked_reason
 from games.services.moves import AlreadyApplied, bot_move_play, move_submit, turn_end_stuck
 from games.services.presence import (
     account_socket_close,

@@ -18,13 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import selectors
-from games.errors import (
-    MatchNotFoundError,
-)
-from games.models import (
-    Match,
-    Seat,
-)
+from games.learn.services.daily import daily_reveal
+from games.play.models import Match, Seat
 from games.services.core import (
     TIMER_TOLERANCE,
     bot_move_schedule,
@@ -36,9 +31,11 @@ from games.services.core import (
     turn_timer_schedule,
     with_row,
 )
-from games.services.daily import daily_reveal
 from games.services.moves import bot_play_one, standin_turn
 from games.services.presence import seat_grace_end, servers_gone
+from games.shared.errors import (
+    MatchNotFoundError,
+)
 
 logger = logging.getLogger(__name__)
 

@@ -24,21 +24,16 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, engine, ratings, selectors, statements
-from games.errors import (
+from games import broadcast, engine, selectors, statements
+from games.play.models import Match, Room, Round, ScoreLine, Seat
+from games.ranked import ratings
+from games.selectors import SeatRow
+from games.shared.errors import (
     MatchNotFoundError,
     NotSeatedError,
     RoundPauseError,
     StaleVersionError,
 )
-from games.models import (
-    Match,
-    Room,
-    Round,
-    ScoreLine,
-    Seat,
-)
-from games.selectors import SeatRow
 
 logger = logging.getLogger(__name__)
 
@@ -407,7 +402,7 @@ def match_close(*, match_id: int) -> bool:
 
     The engine's ``end_match`` makes the standings final (the round in progress is dropped); the
     match is ``ABANDONED`` and, in a ranked room, rated from those standings, or aborted for
-    ratings when nobody had discarded yet in the first round (``games.ratings``). The version
+    ratings when nobody had discarded yet in the first round (``games.ranked.ratings``). The version
     goes up (the state changed) without a move in the log.
     """
     with transaction.atomic():

@@ -15,19 +15,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from games import daily, engine, selectors
+from games import engine, selectors
 from games.engine.bots import candidate_moves, choose_move, view_rng
-from games.errors import (
-    GameError,
-    MatchOverError,
-    NotBotTurnError,
-    NotSeatedError,
-)
-from games.models import (
-    Match,
-    MoveRecord,
-    Seat,
-)
+from games.learn import daily
+from games.play.models import Match, MoveRecord, Seat
 from games.selectors import SeatRow
 from games.services.core import (
     check_not_paused,
@@ -37,6 +28,12 @@ from games.services.core import (
     row_of,
     seats_changed,
     with_row,
+)
+from games.shared.errors import (
+    GameError,
+    MatchOverError,
+    NotBotTurnError,
+    NotSeatedError,
 )
 
 

@@ -27,14 +27,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games import selectors, servers
-from games.models import (
-    AccountSocket,
-    Match,
-    Room,
-    Seat,
-    SeatSocket,
-    ServerProcess,
-)
+from games.play.models import AccountSocket, Match, Room, Seat, SeatSocket, ServerProcess
 from games.services.core import (
     TIMER_TOLERANCE,
     match_locked,

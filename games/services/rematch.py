@@ -16,10 +16,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from games import broadcast, selectors
-from games.errors import NotSeatedError, RematchUnavailableError
-from games.models import Match, Room, Seat
+from games.play.models import Match, Room, Seat
 from games.services.core import match_locked, on_commit
 from games.services.rooms import match_start
+from games.shared.errors import NotSeatedError, RematchUnavailableError
 
 
 def rematch_vote(*, match_id: int, user: AbstractBaseUser, agree: bool = True) -> int | None:
@@ -45,7 +45,7 @@ def rematch_vote(*, match_id: int, user: AbstractBaseUser, agree: bool = True) -
             if (
                 match.status != Match.Status.FINISHED
                 or room.status != Room.Status.FINISHED
-                or room.daily_day is not None  # a deal of the day is one try (games.daily)
+                or room.daily_day is not None  # a deal of the day is one try (games.learn.daily)
             ):
                 raise RematchUnavailableError()
             votes = {**match.rematch_votes, str(seat.index): bool(agree)}

@@ -17,7 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine, selectors
-from games.errors import (
+from games.play.models import Match, Room, Round, Seat
+from games.services.core import commitment, due_at, match_close, publish_after_commit
+from games.shared.errors import (
     AlreadySeatedError,
     BadOptionsError,
     NotOwnerError,
@@ -29,13 +31,6 @@ from games.errors import (
     RoomNotReadyError,
     SeatTakenError,
 )
-from games.models import (
-    Match,
-    Room,
-    Round,
-    Seat,
-)
-from games.services.core import commitment, due_at, match_close, publish_after_commit
 
 _JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed
 

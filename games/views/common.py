@@ -10,9 +10,9 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import get_language
 
 from games import selectors
-from games.errors import GameError, RoomNotFoundError
-from games.i18n_errors import translated_message
-from games.models import Room
+from games.play.models import Room
+from games.shared.errors import GameError, RoomNotFoundError
+from games.shared.i18n_errors import translated_message
 
 
 def room_or_404(**lookup: Any) -> Room:
@@ -39,7 +39,7 @@ def run_service(request: HttpRequest, service: Any, **kwargs: Any) -> Any:
 
 
 def error_text(error: GameError) -> str:
-    """An application error in the request's language, by its code (games/i18n_errors.py)."""
+    """An application error in the request's language, by its code (games/shared/i18n_errors.py)."""
     fields = error.to_dict()
     if error.code == "bad_options":
         fields["detail"] = str(error)

@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engine, protocol, rack, selectors
-from games.card_labels import card_label
 from games.engine import IllegalMoveError
-from games.errors import MatchNotFoundError
-from games.i18n_errors import translated_message
+from games.shared.card_labels import card_label
+from games.shared.errors import MatchNotFoundError
+from games.shared.i18n_errors import translated_message
 from games.views.common import is_member
 
 
@@ -98,7 +98,7 @@ def rack_check(request: HttpRequest, match_id: int) -> JsonResponse:
 
 
 def _said(error: IllegalMoveError) -> str:
-    """The refusal in the page's language (games/i18n_errors.py; English keeps the engine's words)."""
+    """The refusal in the page's language (games/shared/i18n_errors.py; English keeps the engine's words)."""
     return translated_message(error.code, error.to_dict(), None)
 
 

@@ -47,7 +47,7 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", _INSECURE_DEV_KEY)
 if not DEBUG and SECRET_KEY == _INSECURE_DEV_KEY:
     raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off.")
 
-# The key every deal of the day's secret is derived from (games/daily.py): HMAC-SHA256 of the day
+# The key every deal of the day's secret is derived from (games/learn/daily.py): HMAC-SHA256 of the day
 # and variant. Keep it as secret as DJANGO_SECRET_KEY; by default it is derived from that key.
 DAILY_SECRET = os.environ.get("DAILY_SECRET", "") or f"remi-daily-key:{SECRET_KEY}"
 
@@ -414,8 +414,8 @@ STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
     # Practice: the engine archive built from the source tree and the Pyodide files npm
-    # installed (games/finders.py, docs/practice.md); nothing of it is committed in static/.
-    "games.finders.PracticeFinder",
+    # installed (games/practice/finders.py, docs/practice.md); nothing of it is committed in static/.
+    "games.practice.finders.PracticeFinder",
 ]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

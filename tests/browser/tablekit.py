@@ -16,7 +16,7 @@ from django.test import Client
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match
+from games.play.models import Match
 
 NAMES = ("ala", "bartek", "celina", "darek")
 

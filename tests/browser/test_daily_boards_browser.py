@@ -17,7 +17,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import daily, services
+from games import services
+from games.learn import daily
 from tests.browser.tablekit import Screenshot, cookie, js_errors, open_path
 from tests.live_server import LiveServer, serving
 from tests.site.daily_helpers import play_try

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from games import ratings
-from games.models import Match, MoveRecord
+from games.play.models import Match, MoveRecord
+from games.ranked import ratings
 from tests.browser.tablekit import cookie, js_errors, open_path, users
 from tests.site.test_history_pages import bot_match, two_people_match
 

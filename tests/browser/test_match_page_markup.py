@@ -16,7 +16,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from games import services
-from games.models import Match
+from games.play.models import Match
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ import pytest
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, RoundAnalysis
+from games.learn.models import RoundAnalysis
+from games.play.models import Match
 from tests.browser.tablekit import cookie, js_errors, open_path, start_match, users
 
 #: The secret of the deal: chosen so that ala's careless play holds marked decisions.

@@ -24,7 +24,7 @@ import pytest
 from games import engine, services
 from games.engine.bots import choose_move
 from games.engine.families.rummy_moves import play_options, take_options
-from games.models import Match
+from games.play.models import Match
 from tests.browser import tablekit
 from tests.browser.tablekit import Seat
 

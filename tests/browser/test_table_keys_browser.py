@@ -20,7 +20,7 @@ from unittest import mock
 import pytest
 
 from games import engine, services
-from games.models import Match
+from games.play.models import Match
 from tests.browser.tablekit import Seat, open_page, rig, seat_of, users, version, wait_version
 
 pytestmark = pytest.mark.timeout(240)

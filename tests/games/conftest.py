@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
 from games import services
-from games.models import Room
+from games.play.models import Room
 
 
 @pytest.fixture(autouse=True)

@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 
 from games import engine, services
-from games.errors import StaleVersionError
-from games.models import MoveRecord
+from games.play.models import MoveRecord
+from games.shared.errors import StaleVersionError
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ import pytest
 
 from games import broadcast, engine, framing, selectors, services
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord
+from games.play.models import Match, MoveRecord
 from games.services.moves import standin_turn
 from tests.browser.tablekit import start_match, users
 from tests.schema import assert_frame

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import broadcast, engine, selectors, services, statements
-from games.models import Match, MoveRecord, Room, Seat
+from games.play.models import Match, MoveRecord, Room, Seat
 
 #: Statements that only open, close or nest a transaction (the test's own atomic block on
 #: SQLite makes savepoints of the service's).

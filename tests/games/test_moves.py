@@ -9,8 +9,8 @@ from django.db import IntegrityError, transaction
 
 from games import broadcast, engine, selectors, services
 from games.engine.records import make_record
-from games.errors import NotBotTurnError, NotSeatedError, StaleVersionError
-from games.models import Match, MoveRecord, Room, Round, ScoreLine
+from games.play.models import Match, MoveRecord, Room, Round, ScoreLine
+from games.shared.errors import NotBotTurnError, NotSeatedError, StaleVersionError
 
 
 @pytest.fixture

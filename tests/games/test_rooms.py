@@ -4,7 +4,8 @@ from typing import Any
 import pytest
 
 from games import broadcast, engine, selectors, services
-from games.errors import (
+from games.play.models import Match, Room, Round, Seat
+from games.shared.errors import (
     AlreadySeatedError,
     BadOptionsError,
     NotOwnerError,
@@ -12,7 +13,6 @@ from games.errors import (
     RoomNotReadyError,
     SeatTakenError,
 )
-from games.models import Match, Room, Round, Seat
 
 
 def test_a_room_stores_the_engines_normalised_options(make_room: Any) -> None:

@@ -16,7 +16,7 @@ from pytest_django.fixtures import Settings
 
 from games import engine, services
 from games.engine.deal import secret_bytes
-from games.models import Match
+from games.play.models import Match
 
 FIXTURES = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "state_v1"
 BEFORE = [("games", "0008_account_sockets")]

@@ -1,5 +1,5 @@
 """The engine archive practice sends to the browser, and the static files finder that serves it
-and Pyodide (games/practice_assets.py, games/finders.py, docs/practice.md)."""
+and Pyodide (games/practice/assets.py, games/practice/finders.py, docs/practice.md)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 
-from games import practice_assets
-from games.finders import PracticeFinder
+from games.practice import assets as practice_assets
+from games.practice.finders import PracticeFinder
 
 
 def test_the_archive_is_the_same_bytes_for_the_same_sources(tmp_path: Path) -> None:
@@ -113,7 +113,7 @@ const { loadPyodide } = await import(`file://${folder}/pyodide.mjs`);
 const pyodide = await loadPyodide({ indexURL: `${folder}/` });
 pyodide.FS.writeFile("/home/pyodide/remi-engine.zip", readFileSync(archive));
 pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/remi-engine.zip')");
-pyodide.pyimport("games.practice").call("warm");
+pyodide.pyimport("games.practice.game").call("warm");
 console.log(pyodide.runPython("import sys; sys.modules['games.engine.game'].__file__"));
 """
 

@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, puzzles
-from games.models import Puzzle, PuzzleAttempt, PuzzleRating
-from games.services import puzzles as puzzle_services
+from games import engine
+from games.learn import puzzles
+from games.learn.models import Puzzle, PuzzleAttempt, PuzzleRating
+from games.learn.services import puzzles as puzzle_services
 from tests.puzzles.test_puzzle_site import give
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, puzzles
-from games.models import Puzzle, PuzzleAttempt, PuzzleBatch, PuzzleRating, PuzzleReport
-from games.services import puzzles as puzzle_services
-from games.views.puzzles import GIVEN_KEY
+from games import engine
+from games.learn import puzzles
+from games.learn.models import Puzzle, PuzzleAttempt, PuzzleBatch, PuzzleRating, PuzzleReport
+from games.learn.services import puzzles as puzzle_services
+from games.learn.views.puzzles import GIVEN_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -278,7 +279,7 @@ def test_gin_15_a_knock_puzzle_through_the_endpoint(db: None, client: Client) ->
 def test_puzzles_come_from_finished_public_matches_of_the_site(make_user: Any) -> None:
     from unittest import mock
 
-    from games.models import Match
+    from games.play.models import Match
     from tests.site.test_history_pages import bot_match
 
     ala = make_user("ala")

@@ -12,7 +12,7 @@ from typing import Any
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, Room
+from games.play.models import Match, Room
 
 
 def ranked_room(

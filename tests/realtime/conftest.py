@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
 from games import services
-from games.models import Match
+from games.play.models import Match
 from tests.realtime.sockets import Player, Table, session_cookie
 
 

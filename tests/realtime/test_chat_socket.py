@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
 from games import limits, services
-from games.errors import MatchNotFoundError
-from games.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.shared.errors import MatchNotFoundError
 from tests.realtime.sockets import TIMEOUT, Player, Table, joined, open_socket, session_cookie
 from tests.schema import assert_command
 

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match
+from games.play.models import Match
 from tests.realtime.sockets import TIMEOUT, Player, joined, open_socket, room_path, session_cookie
 from tests.site.daily_helpers import DAY_START, secrets_of, set_clock
 

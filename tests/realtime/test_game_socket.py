@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import broadcast, consumers, services
-from games.models import Match, MoveRecord
+from games.play.models import Match, MoveRecord
 from tests.realtime.sockets import TIMEOUT, Player, Table, joined, open_socket, strings_in
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from games import consumers, selectors, servers, services
-from games.models import AccountSocket, ServerProcess
+from games.play.models import AccountSocket, ServerProcess
 from remi_site.asgi import application
 from tests.realtime.sockets import ORIGIN, TIMEOUT, Table, joined, open_socket
 

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, Room, Seat
+from games.play.models import Match, Room, Seat
 from tests.realtime.sockets import TIMEOUT, Player, joined, session_cookie
 from tests.schema import assert_command
 

@@ -11,7 +11,7 @@ from pytest_django.fixtures import Settings
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Room, ScoreLine, Seat, ServerProcess
+from games.play.models import Match, MoveRecord, Room, ScoreLine, Seat, ServerProcess
 
 pytestmark = pytest.mark.django_db
 

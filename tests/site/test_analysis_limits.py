@@ -12,7 +12,8 @@ import pytest
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from games.models import Match, RoundAnalysis
+from games.learn.models import RoundAnalysis
+from games.play.models import Match
 from tests.site.site_helpers import client_for
 from tests.site.test_history_pages import bot_match
 

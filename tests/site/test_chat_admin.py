@@ -13,7 +13,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from games import broadcast, services
-from games.models import ChatMessage, ChatReport, ChatSilence
+from games.chat.models import ChatMessage, ChatReport, ChatSilence
 from tests.site.site_helpers import make_room
 
 pytestmark = pytest.mark.django_db(transaction=True)

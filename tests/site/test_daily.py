@@ -1,4 +1,4 @@
-"""Deal of the day (games/daily.py, docs/learn.md): the same deal and the same bots for everyone,
+"""Deal of the day (games/learn/daily.py, docs/learn.md): the same deal and the same bots for everyone,
 one try per account, the seed sealed until the day is over and verifiable after, duplicate boards."""
 
 from __future__ import annotations
@@ -14,16 +14,18 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
-from games import daily, engine, selectors, services
+from games import engine, selectors, services
 from games.engine.record_check import verify_record
 from games.engine.tools.cli import main as engine_cli
-from games.errors import (
+from games.learn import daily
+from games.learn.models import DailyTry
+from games.play.models import Match, Room, Round, ScoreLine, Seat
+from games.shared.errors import (
     DailyAlreadyPlayedError,
     DailyNoSuchDealError,
     RematchUnavailableError,
     RoomNotOpenError,
 )
-from games.models import DailyTry, Match, Room, Round, ScoreLine, Seat
 from tests.site.daily_helpers import DAY_START, NEXT_DAY, move_log, play_try, secrets_of, set_clock
 from tests.site.site_helpers import client_for
 

@@ -13,9 +13,10 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
-from games import daily, engine, services
+from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord
+from games.learn import daily
+from games.play.models import Match, MoveRecord
 from tests.site.daily_helpers import DAY_START, NEXT_DAY, play_try, set_clock
 from tests.site.site_helpers import client_for
 

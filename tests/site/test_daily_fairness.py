@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-from games import daily, engine, services
+from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match
+from games.learn import daily
+from games.play.models import Match
 from tests.site.daily_helpers import move_log, set_clock
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from pytest_django.fixtures import Settings
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, ScoreLine, Seat
+from games.play.models import Match, ScoreLine, Seat
 from tests.site.site_helpers import client_for, make_room
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games import engine, services
-from games.models import Match
+from games.play.models import Match
 from tests.browser.tablekit import cookie, rack_answer, rig, start_match, users
 
 pytestmark = pytest.mark.django_db

@@ -22,7 +22,7 @@ from pytest_django.fixtures import Settings
 from games import engine, limits
 from games.engine import Discard, DrawStock
 from games.engine.records import make_record, record_to_json
-from games.models import MoveRecord
+from games.play.models import MoveRecord
 from tests.site.site_helpers import client_for
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,7 @@ def test_a_long_uploaded_round_is_replayed_a_page_at_a_time(long_record: dict[st
     assert (data["first"], data["last"]) == (1440, 1500)
     assert [frame["index"] for frame in data["frames"]] == list(range(1440, 1480))
     # The same frames the whole replay gives.
-    from games import records
+    from games.learn import records
 
     whole = records.replay_frames(long_record, 1, names=["Ala", "Bob"], viewer=None, show_all=True)
     assert data["frames"] == whole[1440:1480]

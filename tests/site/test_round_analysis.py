@@ -14,11 +14,12 @@ from django.utils import translation
 from pytest_django.fixtures import Settings
 
 from games import services, tasks
-from games.analysis_text import decision_words
 from games.engine import Discard, apply_move, parse_card, position, variant
 from games.engine.analysis import analyse_round
-from games.errors import NotSeatedError, RoundInPlayError
-from games.models import Match, RoundAnalysis
+from games.learn.analysis_text import decision_words
+from games.learn.models import RoundAnalysis
+from games.play.models import Match
+from games.shared.errors import NotSeatedError, RoundInPlayError
 from tests.site.site_helpers import client_for
 from tests.site.test_history_pages import bot_match
 

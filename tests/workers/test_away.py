@@ -12,8 +12,8 @@ from pytest_django.fixtures import Settings
 
 from games import engine, selectors, services
 from games.engine.bots import choose_move
-from games.errors import NotBotTurnError, StaleVersionError
-from games.models import Match, MoveRecord, Room, Seat
+from games.play.models import Match, MoveRecord, Room, Seat
+from games.shared.errors import NotBotTurnError, StaleVersionError
 from tests.workers.worker_helpers import (
     bot_room,
     make_user,

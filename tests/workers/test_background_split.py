@@ -28,7 +28,7 @@ from websockets.sync.client import connect
 
 from games import engine
 from games.engine.bots import choose_move
-from games.models import RoundAnalysis
+from games.learn.models import RoundAnalysis
 from tests.live_server import LiveServer, serving, start_daphne, subprocess_database_url
 from tests.workers.test_background_queue import (
     Tables,

@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match
+from games.play.models import Match
 from tests.live_server import LiveServer, start_daphne
 from tests.realtime.sockets import session_cookie
 

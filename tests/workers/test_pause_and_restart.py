@@ -14,8 +14,8 @@ from pytest_django.fixtures import Settings
 
 from games import broadcast, engine, selectors, services
 from games.engine.bots import choose_move
-from games.errors import RoundPauseError, epoch_ms
-from games.models import Match, MoveRecord
+from games.play.models import Match, MoveRecord
+from games.shared.errors import RoundPauseError, epoch_ms
 from tests.workers.worker_helpers import (
     bot_room,
     make_user,

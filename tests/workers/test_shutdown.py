@@ -26,7 +26,7 @@ from django.utils import timezone
 from websockets.asyncio.client import connect
 
 from games import services
-from games.models import AccountSocket, Match, MoveRecord, Room, ServerProcess
+from games.play.models import AccountSocket, Match, MoveRecord, Room, ServerProcess
 from tests.live_server import LiveServer, start_daphne
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 

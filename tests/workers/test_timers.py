@@ -19,7 +19,7 @@ from pytest_django.fixtures import Settings
 
 from games import engine, services, tasks
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Room, Seat
+from games.play.models import Match, MoveRecord, Room, Seat
 from tests.workers.worker_helpers import (
     bot_room,
     make_user,

@@ -6,7 +6,7 @@ import pytest
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Seat
+from games.play.models import Match, MoveRecord, Seat
 from tests.workers.worker_helpers import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)

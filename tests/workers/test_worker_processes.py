@@ -28,7 +28,7 @@ from pytest_django.fixtures import Settings
 
 from games import engine, services, tasks
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Round, ScoreLine, Seat
+from games.play.models import Match, MoveRecord, Round, ScoreLine, Seat
 from tests.workers.procs import (
     BOT_MOVE,
     RESUME_TABLES,

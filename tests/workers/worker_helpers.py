@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games import services
-from games.models import Match, Room
+from games.play.models import Match, Room
 from remi_site.celery import app
 from remi_site.embedded import AnnouncesReady
 

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games import engine, services
-from games.models import Room, Seat
+from games.play.models import Room, Seat
 
 DEMO_USERNAME = "demo"
 DEMO_SEATS = 3

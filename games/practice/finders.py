@@ -1,5 +1,5 @@
 """A static files finder for practice: the engine archive built from the source tree, and the
-Pyodide files that npm installed (``games/practice_assets.py``, docs/practice.md).
+Pyodide files that npm installed (``games/practice/assets.py``, docs/practice.md).
 
 Listed in ``STATICFILES_FINDERS``, so ``collectstatic`` copies (and hashes, and compresses) them
 like every other static file, and WhiteNoise serves them straight from here while ``DEBUG`` is
@@ -16,7 +16,7 @@ from django.contrib.staticfiles.finders import BaseFinder
 from django.contrib.staticfiles.utils import matches_patterns
 from django.core.files.storage import FileSystemStorage
 
-from games import practice_assets
+from games.practice import assets as practice_assets
 
 #: The static paths: ``practice/engine-<hash>.zip`` and ``practice/pyodide/<file>``.
 PREFIX = "practice"

@@ -1,10 +1,10 @@
 // The engine archive's bytecode, compiled by the CPython the browser runs: Pyodide itself, under
-// Node (games/practice_assets.py runs this while it builds the archive; docs/practice.md).
+// Node (games/practice/assets.py runs this while it builds the archive; docs/practice.md).
 //
 // The site's Python (3.11) cannot write CPython 3.13's bytecode, so Pyodide compiles it: the
 // same interpreter, the same magic number and the same optimisation level as in the worker.
 //
-//   node games/practice_bytecode.mjs <pyodide folder>  < {"files": {"games/x.py": "<base64 source>", ...}}
+//   node games/practice/bytecode.mjs <pyodide folder>  < {"files": {"games/x.py": "<base64 source>", ...}}
 //   > {"python": "3.13.2", "optimize": 0, "magic": "<hex>", "files": {"games/x.py": "<base64 .pyc>", ...}}
 //
 // Each .pyc is an unchecked hash-based one (PEP 552): no date in it, the same bytes for the same

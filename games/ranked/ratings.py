@@ -50,7 +50,8 @@ from django.utils.translation import gettext
 from openskill.models import PlackettLuce
 
 from games import engine
-from games.models import Match, MoveRecord, Rating, RatingChange, RatingStatus, Room, Seat
+from games.play.models import Match, MoveRecord, Room, Seat
+from games.ranked.models import Rating, RatingChange, RatingStatus
 
 #: The model every rating is computed with (parameters fixed: see the module note).
 MODEL = PlackettLuce()

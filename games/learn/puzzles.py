@@ -3,7 +3,7 @@
 Pure Python on the engine's public surface (``games.engine``, ``games.engine.bots``): no Django,
 nothing stored here. :func:`generate` plays bot games from a seed and yields the positions worth
 a puzzle; :func:`check` says whether an answer solves one, with the engine's explanation. The
-site stores what :func:`generate` yields (``games.models.Puzzle``) and asks :func:`check` about
+site stores what :func:`generate` yields (``games.learn.models.Puzzle``) and asks :func:`check` about
 every answer.
 
 Kinds (:data:`KINDS`):

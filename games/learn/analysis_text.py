@@ -22,7 +22,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from games.card_labels import card_text
+from games.shared.card_labels import card_text
 
 
 def _cards(cards: list[str]) -> str:

@@ -1,6 +1,6 @@
 """Error messages in the player's language, chosen by the error's stable ``code``.
 
-The engine (``games.engine.errors``) and the application (``games.errors``) give every refusal a
+The engine (``games.engine.errors``) and the application (``games.shared.errors``) give every refusal a
 stable ``code`` and a plain English message for logs. What a player reads is built here, on the
 site's side, from the code and the error's structured fields (``card``, ``cards``, ``points``,
 ``needed``, ``phase``, ``rule``, ...), in the language of the socket or page that asked:
@@ -27,7 +27,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop, trans_real
 
-from games import messages
+from games.shared import messages
 
 #: code (or code:rule, code:phase) -> English text; %(name)s placeholders come from the fields.
 MESSAGES: dict[str, str] = {
@@ -180,7 +180,7 @@ SERVICE_MESSAGES = [
 ]
 
 # The wording itself (which text fits a code and its fields, cards as people read them) is pure
-# Python in games/messages.py, which practice also runs in the browser.
+# Python in games/shared/messages.py, which practice also runs in the browser.
 card_label = messages.card_label
 
 

@@ -24,11 +24,13 @@ from django.utils import timezone
 
 from accounts.models import SignIn
 from accounts.signins import SIGNIN_DAYS, signins_prune
-from games import daily, engine
-from games.errors import DailyAlreadyPlayedError, DailyNoSuchDealError
-from games.models import DailyTry, Match, Room, Round, Seat
+from games import engine
+from games.learn import daily
+from games.learn.models import DailyTry
+from games.play.models import Match, Room, Round, Seat
 from games.services.core import match_close
 from games.services.rooms import _new_join_code, match_start
+from games.shared.errors import DailyAlreadyPlayedError, DailyNoSuchDealError
 
 if TYPE_CHECKING:
     from accounts.models import User

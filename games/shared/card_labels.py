@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.messages import card_label as _text
+from games.shared.messages import card_label as _text
 
 _SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
 _RANKS = {"T": "10"}

@@ -39,9 +39,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import engine, framing, messages, protocol, rack
+from games import engine, framing, protocol, rack
 from games.engine.bots import LEVELS, candidate_moves, choose_move
-from games.errors import StaleVersionError
+from games.shared import messages
+from games.shared.errors import StaleVersionError
 
 FORMAT = "remi-record/1"
 
@@ -234,7 +235,7 @@ class Practice:
 
     def rack(self, query: Any, catalog: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The rack's question (``games.rack.check``), as the site answers it over HTTP; refusals
-        worded from ``catalog`` (the page's language, ``games.messages``) when one is given."""
+        worded from ``catalog`` (the page's language, ``games.shared.messages``) when one is given."""
 
         def said(error: engine.IllegalMoveError) -> str:
             return messages.word(error.to_dict(), catalog) if catalog else str(error)
@@ -358,7 +359,7 @@ def reason(
 # --- the worker's door -----------------------------------------------------------------------------
 
 _game: Practice | None = None
-#: The page's texts for refusals, in its language (``games.messages``); empty: the engine's English.
+#: The page's texts for refusals, in its language (``games.shared.messages``); empty: the engine's English.
 _catalog: dict[str, str] = {}
 
 

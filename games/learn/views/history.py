@@ -2,7 +2,7 @@
 
 Reads only. A viewer sees a match when its room is public, or when they sit in (or own) its
 private room (``selectors.visible_matches``). Replays are built on the server with the engine
-(``games.records.replay_frames``) from the match's own record; a frame carries only what the
+(``games.learn.records.replay_frames``) from the match's own record; a frame carries only what the
 viewer may see: every hand once the match is over, otherwise the viewer's own hand alone
 (spectators: none). A round's seed and its moves appear only after that round is over; the JSON
 record (with the match secret) only once the match is over. ``docs/record.md`` documents the record.
@@ -26,11 +26,15 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from games import engine, limits, offload, records, selectors, services
-from games.analysis_text import decision_words
+from games import engine, limits, offload, selectors, services
 from games.engine import analysis as engine_analysis
 from games.engine import verify_record
-from games.errors import (
+from games.forms import HistoryFilterForm, VerifyForm
+from games.learn import records
+from games.learn.analysis_text import decision_words
+from games.learn.models import RoundAnalysis
+from games.play.models import Match
+from games.shared.errors import (
     AnalysisQueueFullError,
     AnalysisRateLimitedError,
     DailyAnalysisSealedError,
@@ -41,8 +45,6 @@ from games.errors import (
     ReplayTooLongError,
     RoundInPlayError,
 )
-from games.forms import HistoryFilterForm, VerifyForm
-from games.models import Match, RoundAnalysis
 from games.views.common import error_text
 
 PAGE_SIZE = 20

@@ -2,21 +2,21 @@
 
 * **Generating** (``puzzle_batch_create``, ``puzzle_batch_step``): a batch names a seed and a
   number of puzzles to store; each step plays :data:`GAMES_PER_STEP` bot games of the seed
-  (``games.puzzles.game_puzzles``, deterministic) and stores their new positions, then the Celery
+  (``games.learn.puzzles.game_puzzles``, deterministic) and stores their new positions, then the Celery
   task (``games.tasks.puzzles_step``) queues the next step. Short steps leave the worker free for
   the bots' moves between them. A step names the number of games the batch has played (like a
   match's version): a duplicate or late step finds another number and does nothing.
-* **Answering** (``puzzle_answer``): the engine checks the answer (``games.puzzles.check``, which
+* **Answering** (``puzzle_answer``): the engine checks the answer (``games.learn.puzzles.check``, which
   reads it as the table's rack reads a block); an answer it cannot read (``UNREADABLE``: a joker
   whose place does not say what it stands for, ...) raises ``UnreadableAnswerError``: explained,
   never rated. A
   logged-in player's **first** answer to a puzzle is rated: openskill's Plackett-Luce
-  (``games.ratings.MODEL``), the player and the puzzle a two-player match, the one who "wins"
+  (``games.ranked.ratings.MODEL``), the player and the puzzle a two-player match, the one who "wins"
   first; both ratings move (the player's in the puzzle's kind, ``PuzzleRating``). Later answers
   to the same puzzle are checked and explained but not rated. Visitors are never rated. The
   engine's own answer comes only with a rated try and after it, to that player; never to a
   visitor. Which answers are judged at all (the puzzle given by "Next puzzle", or tried) is the
-  view's (``games.views.puzzles``).
+  view's (``games.learn.views.puzzles``).
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import engine, puzzles
-from games.models import Puzzle, PuzzleAttempt, PuzzleBatch, PuzzleRating, PuzzleReport
-from games.ratings import MODEL, display
+from games import engine
+from games.learn import puzzles
+from games.learn.models import Puzzle, PuzzleAttempt, PuzzleBatch, PuzzleRating, PuzzleReport
+from games.ranked.ratings import MODEL, display
 
 #: Bot games played by one step of a batch (a rummy game a fraction of a second of CPU, a gin game
 #: that looks for discard puzzles up to several seconds: short steps on the background queue).
@@ -48,7 +49,7 @@ class MalformedAnswerError(ValueError):
 
 
 class UnreadableAnswerError(ValueError):
-    """The engine cannot read what the answer decides (``games.puzzles.UNREADABLE``): it is
+    """The engine cannot read what the answer decides (``games.learn.puzzles.UNREADABLE``): it is
     explained and not rated, and nothing of the puzzle's answer is shown."""
 
     def __init__(self, code: str, error: dict[str, Any]) -> None:
@@ -144,9 +145,9 @@ def puzzle_seed_startup(*, target: int = STARTUP_TARGET) -> PuzzleBatch | None:
 def puzzles_from_matches(*, limit: int = 50) -> int:
     """Store the puzzles of the last ``limit`` finished matches of public rooms (no private room,
     no deal of the day: their cards are for their players, or sealed until the day ends), each
-    replayed from its record (``games.puzzles.record_puzzles``). Returns how many were stored."""
-    from games.models import Match
-    from games.records import match_record
+    replayed from its record (``games.learn.puzzles.record_puzzles``). Returns how many were stored."""
+    from games.learn.records import match_record
+    from games.play.models import Match
 
     matches = Match.objects.filter(
         status=Match.Status.FINISHED, room__join_code__isnull=True, room__daily_day__isnull=True

@@ -1,7 +1,7 @@
 """Practice offline (docs/practice.md): the page, its worker, its service worker, its manifest.
 
 ``/practice/`` needs no account. Its script loads Pyodide and the engine archive (static files,
-``games/finders.py``) into a Web Worker and plays the game there; the site is asked nothing
+``games/practice/finders.py``) into a Web Worker and plays the game there; the site is asked nothing
 while a game is played. The service worker (``/practice/sw.js``) keeps the page, its scripts
 and styles, the catalog of its language and those files in the browser, so that later visits
 load and play with no network; the web app manifest makes it installable. Both live under
@@ -26,10 +26,11 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import engine, practice_assets
-from games.finders import PYODIDE_PREFIX, archive_static_path
+from games import engine
 from games.forms import PracticeForm
-from games.i18n_errors import MESSAGES
+from games.practice import assets as practice_assets
+from games.practice.finders import PYODIDE_PREFIX, archive_static_path
+from games.shared.i18n_errors import MESSAGES
 
 #: Names of the browser caches (the service worker deletes every other ``remi-practice-*``).
 CACHE_PREFIX = "remi-practice-"
@@ -155,7 +156,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         "specs": specs,
         "player": player,
         "bot_name": _("Bot %(number)s"),
-        # The refusals' texts in the page's language (games.messages words them in the worker);
+        # The refusals' texts in the page's language (games.shared.messages words them in the worker);
         # in English the engine's own messages stay, as on the site's socket.
         "messages": {} if language.startswith("en") else {key: _(text) for key, text in MESSAGES.items()},
     }

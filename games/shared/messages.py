@@ -1,5 +1,5 @@
 """Wording a refusal from its code and fields, whatever the catalog: the pure part of
-``games/i18n_errors.py``, shared with practice in the browser (docs/practice.md).
+``games/shared/i18n_errors.py``, shared with practice in the browser (docs/practice.md).
 
 The site words an error frame with Django's catalogs (``i18n_errors.translated_message``); the
 practice worker has no Django, so the practice page hands it the same texts already translated

@@ -36,7 +36,8 @@ from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from games import engine
-from games.models import DailyTry, Match, MoveRecord, ScoreLine
+from games.learn.models import DailyTry
+from games.play.models import Match, MoveRecord, ScoreLine
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import broadcast, protocol, selectors
-from games.errors import (
+from games.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.services.core import on_commit
+from games.shared.errors import (
     ChatEmptyError,
     ChatMessageNotFoundError,
     ChatSilencedError,
@@ -34,8 +36,6 @@ from games.errors import (
     MuteTargetError,
     NotStaffError,
 )
-from games.models import ChatMessage, ChatMute, ChatReport, ChatSilence
-from games.services.core import on_commit
 
 #: Control characters and the invisible marks that turn text around or hide it.
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")

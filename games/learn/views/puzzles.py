@@ -10,7 +10,7 @@ the table, its answer, the rack's question, and reports.
   (``selectors.puzzle_frame``: the seat's view, the suggested opening taken out).
 * ``POST /puzzles/<id>/answer/`` ``{"move": <move JSON>}`` (CSRF token): the engine's verdict,
   ``{"correct", "code", "message", "explanation", "answer", "answer_explanation", "rated",
-  "rating", "frame"}``; ``code`` is stable (``games.puzzles.RESULT_CODES`` or the engine's
+  "rating", "frame"}``; ``code`` is stable (``games.learn.puzzles.RESULT_CODES`` or the engine's
   refusal code). 400 ``malformed_move``, 404 ``no_such_puzzle``.
 * ``GET /puzzles/<id>/rack/?q=<json>``: ``games.rack.check`` on the puzzle's position.
 * ``POST /puzzles/<id>/report/`` (logged in): "this puzzle is wrong", for staff in the admin.
@@ -33,9 +33,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import engine, protocol, rack, selectors
 from games.engine import IllegalMoveError
-from games.i18n_errors import translated_message
-from games.models import Puzzle, PuzzleKind
-from games.services import puzzles as puzzle_services
+from games.learn.models import Puzzle, PuzzleKind
+from games.learn.services import puzzles as puzzle_services
+from games.shared.i18n_errors import translated_message
 
 SEEN_KEY = "puzzles_seen"
 SEEN_MAX = 500

@@ -1,4 +1,4 @@
-"""Ranked pages: the leaderboard of each rating category. Reads only (``games.ratings``).
+"""Ranked pages: the leaderboard of each rating category. Reads only (``games.ranked.ratings``).
 
 The profile page's ratings and chart are the ``player_ratings`` tag (games/templatetags/ranked.py).
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import ratings
+from games.ranked import ratings
 
 DEFAULT_CATEGORY = "remik51"
 

@@ -234,7 +234,7 @@ class RematchUnavailableError(GameError):
     default_message = "there is no finished match to play again here"
 
 
-# --- deal of the day (games.daily) ------------------------------------------------------------------
+# --- deal of the day (games.learn.daily) ------------------------------------------------------------------
 
 
 class DailyAlreadyPlayedError(GameError):

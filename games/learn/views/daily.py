@@ -1,6 +1,6 @@
-"""Deal of the day pages: today's deals, a day's boards, a month's board, and "play" (games/daily.py).
+"""Deal of the day pages: today's deals, a day's boards, a month's board, and "play" (games/learn/daily.py).
 
-The pages read through ``games.daily``; "play" writes through ``services.daily_start`` and sends
+The pages read through ``games.learn.daily``; "play" writes through ``services.daily_start`` and sends
 the player to the live table of the try (``/matches/<id>/``). Each page first opens the days that
 are over (``services.daily_reveal``), so a seed shown on a page is always that of a day whose
 tries are closed.
@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.signins import address_key, browser_id
-from games import daily, services
+from games import services
+from games.learn import daily
 from games.views.common import run_service
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ Practice runs the rules engine in the player's browser: CPython compiled to WebA
 (Pyodide, from the npm registry: ``package.json``, installed into ``node_modules/`` by ``npm
 ci``) imports ``games.engine`` and the pure modules around it from one zip archive built here,
 from the source tree. Nothing of it is committed under ``static/``: the static files finder
-``games.finders.PracticeFinder`` serves both (``collectstatic`` copies them like any other
+``games.practice.finders.PracticeFinder`` serves both (``collectstatic`` copies them like any other
 static file), as
 
 * ``practice/engine-<hash>.zip``: the archive, named by the SHA-256 of its bytes (12 hex
@@ -14,7 +14,7 @@ static file), as
 The archive is deterministic (sorted entries, fixed dates and modes): the same sources give the
 same bytes and the same name. The worker imports it as it is (zipimport). Beside each module
 (``games/engine/game.py``) goes its bytecode (``games/engine/game.pyc``, where zipimport looks
-for it) compiled by Pyodide itself under Node (``games/practice_bytecode.mjs``: the site's
+for it) compiled by Pyodide itself under Node (``games/practice/bytecode.mjs``: the site's
 CPython is not the browser's 3.13 and cannot write its bytecode), as an unchecked hash-based
 ``.pyc`` (PEP 552: the same bytes on every build, and trusted without reading the source). The
 bytecode of a set of sources is kept under :data:`BUILD_DIR`, so Node runs once per change.
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Where built archives are written (git-ignored; ``make clean`` removes it).
 BUILD_DIR = ROOT / "build" / "practice"
@@ -49,12 +49,14 @@ BUILD_DIR = ROOT / "build" / "practice"
 #: an import contract of ``pyproject.toml`` and ``tests/practice`` check.
 BROWSER_MODULES = (
     "games/__init__.py",
-    "games/errors.py",
+    "games/shared/__init__.py",
+    "games/shared/errors.py",
     "games/protocol.py",
     "games/framing.py",
     "games/rack.py",
-    "games/messages.py",
-    "games/practice.py",
+    "games/shared/messages.py",
+    "games/practice/__init__.py",
+    "games/practice/game.py",
 )
 
 #: The whole engine package goes, minus nothing: it is the rules and the bots.
@@ -74,7 +76,7 @@ PYODIDE_FILES = (
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 
 #: The Node script that compiles the archive's bytecode with Pyodide.
-BYTECODE_SCRIPT = ROOT / "games" / "practice_bytecode.mjs"
+BYTECODE_SCRIPT = ROOT / "games" / "practice" / "bytecode.mjs"
 
 #: Seconds Node may take to start Pyodide and compile the sources (a few on an idle machine).
 BYTECODE_TIMEOUT = 300

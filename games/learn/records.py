@@ -14,7 +14,6 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
 from games import engine, selectors
-from games.card_labels import card_label
 from games.engine import (
     RECORD_FORMAT,
     Discard,
@@ -24,8 +23,9 @@ from games.engine import (
     move_text,
     seed_book,
 )
-from games.errors import DailySealedError, ReplayTooLongError
-from games.models import Match, MoveRecord, Round, ScoreLine
+from games.play.models import Match, MoveRecord, Round, ScoreLine
+from games.shared.card_labels import card_label
+from games.shared.errors import DailySealedError, ReplayTooLongError
 
 
 def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:

@@ -27,9 +27,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, records, selectors
+from games import engine, selectors
 from games.engine.analysis import analyse_round
-from games.errors import (
+from games.learn import records
+from games.learn.models import RoundAnalysis
+from games.play.models import Match, MoveRecord
+from games.services.core import on_commit
+from games.shared.errors import (
     AnalysisQueueFullError,
     AnalysisRateLimitedError,
     DailyAnalysisSealedError,
@@ -37,8 +41,6 @@ from games.errors import (
     RoundInPlayError,
     RoundNotFoundError,
 )
-from games.models import Match, MoveRecord, RoundAnalysis
-from games.services.core import on_commit
 
 
 def analysis_request(
