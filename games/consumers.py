@@ -51,6 +51,7 @@ from django.db import close_old_connections, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games import broadcast, fanout, limits, protocol, selectors, servers, services
+from games.chat import selectors as chat_selectors
 from games.engine import IllegalMoveError
 from games.limits import MessageLimiter, RateLimitedError, TokenBucket
 from games.shared.errors import GameError, MatchNotFoundError, StaleVersionError
@@ -261,8 +262,8 @@ def _match_id_for_room(room_id: int) -> int:
 
 def _chat_history(*, room_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[int, str]]:
     return (
-        selectors.chat_history(room_id=room_id, user_id=user_id, limit=settings.CHAT_HISTORY),
-        selectors.chat_muted(user_id=user_id),
+        chat_selectors.chat_history(room_id=room_id, user_id=user_id, limit=settings.CHAT_HISTORY),
+        chat_selectors.chat_muted(user_id=user_id),
     )
 
 
@@ -333,7 +334,7 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         self.early = []
         await fanout.here().join(self.match_id, group, self)
         self.group = group
-        room_id, muted, rematch = await database_sync_to_async(selectors.socket_context)(
+        room_id, muted, rematch = await database_sync_to_async(chat_selectors.socket_context)(
             match_id=self.match_id, user_id=int(user.pk)
         )
         self.chat_muted = frozenset(muted)

@@ -19,6 +19,7 @@ from games.play.models import (
     AccountSocket,
     Match,
     MoveRecord,
+    RatingStatus,
     Room,
     Round,
     ScoreLine,
@@ -26,7 +27,7 @@ from games.play.models import (
     SeatSocket,
     ServerProcess,
 )
-from games.ranked.models import Rating, RatingChange, RatingStatus
+from games.ranked.models import Rating, RatingChange
 
 __all__ = [
     "AccountSocket",

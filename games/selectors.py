@@ -5,18 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games import engine, framing, protocol, statements
-from games.chat.models import ChatMessage, ChatMute
-from games.play.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
+from games.play.models import Match, MoveRecord, RatingStatus, Room, Round, ScoreLine, Seat
 from games.ranked import ratings
-from games.ranked.models import RatingChange, RatingStatus
-from games.shared.errors import MatchNotFoundError, RoomNotFoundError, epoch_ms
+from games.ranked.models import RatingChange
+from games.shared.errors import MatchNotFoundError, RoomNotFoundError
 
 
 def seat_index_for(*, room_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
@@ -445,54 +443,7 @@ def match_history_part(match: Match) -> dict[str, Any]:
     }
 
 
-# --- chat and rematch (docs/protocol.md, "Chat" and "Rematch") ------------------------------------
-
-
-def chat_room_for(*, match_id: int, user: AbstractBaseUser | AnonymousUser | None) -> int:
-    """The room whose chat ``user`` reads from the match's socket (``MatchNotFoundError`` for a
-    stranger to a private room, as ``audience_for``)."""
-    audience_for(match_id=match_id, user=user)
-    return int(Match.objects.filter(pk=match_id).values_list("room_id", flat=True).get())
-
-
-def chat_entries(messages: list[ChatMessage], *, room_id: int) -> list[dict[str, Any]]:
-    """The chat frames' ``message`` entries: id, author's name, author's seat (or None), text, sent."""
-    seats = dict(Seat.objects.filter(room_id=room_id, user__isnull=False).values_list("user_id", "index"))
-    names = dict(
-        get_user_model()
-        .objects.filter(pk__in={m.author_id for m in messages})
-        .values_list("pk", get_user_model().USERNAME_FIELD)
-    )
-    return [
-        {
-            "id": message.pk,
-            "author": names.get(message.author_id, ""),
-            "seat": seats.get(message.author_id),
-            "text": message.text,
-            "sent": epoch_ms(message.created),
-        }
-        for message in messages
-    ]
-
-
-def chat_muted(*, user_id: int) -> dict[int, str]:
-    """The accounts ``user_id`` mutes in chat: id -> name."""
-    return dict(
-        ChatMute.objects.filter(user_id=user_id).values_list(
-            "muted_id", f"muted__{get_user_model().USERNAME_FIELD}"
-        )
-    )
-
-
-def chat_history(*, room_id: int, user_id: int, limit: int) -> list[dict[str, Any]]:
-    """The room's latest ``limit`` lines, oldest first, without deleted ones or muted authors."""
-    muted = ChatMute.objects.filter(user_id=user_id).values("muted_id")
-    newest = list(
-        ChatMessage.objects.filter(room_id=room_id, deleted=False)
-        .exclude(author_id__in=Subquery(muted))
-        .order_by("-id")[:limit]
-    )
-    return chat_entries(newest[::-1], room_id=room_id)
+# --- rematch (docs/protocol.md, "Rematch") --------------------------------------------------------
 
 
 def rematch_frame_for(*, match_id: int) -> dict[str, Any] | None:
@@ -522,127 +473,3 @@ def rematch_frame_from(
     votes.update({int(seat): bool(agree) for seat, agree in stored.items()})
     people = [row.index for row in rows if not row.is_bot]
     return protocol.rematch_frame(match_id=match_id, votes=votes, people=people, next_match=next_match)
-
-
-def socket_context(*, match_id: int, user_id: int) -> tuple[int, dict[int, str], dict[str, Any] | None]:
-    """What a match's socket needs besides its first frame: the room (its chat), the accounts the
-    user mutes, and the ``rematch`` frame of a finished match once anyone voted."""
-    room_id = int(Match.objects.filter(pk=match_id).values_list("room_id", flat=True).get())
-    return room_id, chat_muted(user_id=user_id), rematch_frame_for(match_id=match_id)
-
-
-# --- puzzles (docs/learn.md, "Puzzles") -----------------------------------------------------------
-
-
-def puzzle_frame(puzzle: Any, state: engine.GameState | None = None, events: Any = ()) -> dict[str, Any]:
-    """The table's frame of a puzzle for its seat: the seat's view (``view_for``, nothing else of
-    the stored state) with the engine's suggested opening taken out (it is the answer): ``you.opening``
-    keeps what an opening needs and says ``hidden``."""
-    if state is None:
-        state = engine.state_from_json(puzzle.state)
-    frame = framing.frame_for(state, puzzle.seat, version=1 if not events else 2, events=events)
-    you = frame["view"].get("you") or {}
-    opening = you.get("opening")
-    if isinstance(opening, dict):
-        you["opening"] = {
-            "required_points": opening.get("required_points"),
-            "required_run": opening.get("required_run"),
-            "best_points": None,
-            "has_run": None,
-            "ready": False,
-            "missing": [],
-            "melds": [],
-            "hidden": True,
-        }
-    return frame
-
-
-def puzzle_kind_ratings(*, user: Any) -> dict[str, Any]:
-    """The player's rating per puzzle kind (None for a kind never tried), as shown."""
-    from games.learn.models import PuzzleRating
-
-    out: dict[str, Any] = {}
-    if user is None or not user.is_authenticated:
-        return out
-    for row in PuzzleRating.objects.filter(user=user):
-        out[row.kind] = {
-            "rating": ratings.display(row.mu, row.sigma),
-            "uncertainty": ratings.display_uncertainty(row.sigma),
-            "solved": row.solved,
-            "failed": row.failed,
-        }
-    return out
-
-
-#: How many of the untried puzzles nearest one's rating the next puzzle is chosen among
-#: (``puzzle_next``): a throwaway account at the same rating is given another of them.
-PUZZLE_CHOICES = 12
-
-
-def puzzle_next(*, user: Any, kind: str, seen: Any = (), chooser: str = "") -> Any:
-    """The next puzzle of ``kind`` for ``user``: one of the :data:`PUZZLE_CHOICES` not tried yet
-    (by a visitor: not in ``seen``) whose mu is nearest the player's (25 for a new player or a
-    visitor), picked by an HMAC of the server's secret, ``chooser`` (who asks: ``user:<id>``,
-    ``session:<key>``) and how many they have tried. The same person is given the same puzzle
-    until they answer it; another account (or visitor) at the same rating is most likely given
-    another, and cannot tell which one this person was given (docs/learn.md, "Fair puzzles")."""
-    import hashlib
-    import hmac
-
-    from django.conf import settings
-    from django.db.models import F
-    from django.db.models.functions import Abs
-
-    from games.learn.models import Puzzle, PuzzleAttempt, PuzzleRating
-
-    mu = 25.0
-    queryset = Puzzle.objects.filter(kind=kind, withdrawn=False)
-    if user is not None and user.is_authenticated:
-        row = PuzzleRating.objects.filter(user=user, kind=kind).first()
-        if row is not None:
-            mu = row.mu
-        tried = PuzzleAttempt.objects.filter(user=user)
-        count = tried.count()
-        queryset = queryset.exclude(pk__in=tried.values("puzzle_id"))
-        chooser = chooser or f"user:{user.pk}"
-    else:
-        count = len(list(seen))
-        queryset = queryset.exclude(pk__in=list(seen))
-    by_distance = queryset.annotate(distance=Abs(F("mu") - Value(mu))).order_by("distance", "id")
-    nearest = list(by_distance[:PUZZLE_CHOICES])
-    if not nearest:
-        return None
-    digest = hmac.new(
-        settings.SECRET_KEY.encode(), f"puzzle-next/{chooser}/{kind}/{count}".encode(), hashlib.sha256
-    ).digest()
-    return nearest[int.from_bytes(digest[:8], "big") % len(nearest)]
-
-
-def puzzle_history(*, user: Any, limit: int = 20) -> list[Any]:
-    from games.learn.models import PuzzleAttempt
-
-    return list(PuzzleAttempt.objects.filter(user=user).select_related("puzzle")[:limit])
-
-
-def puzzle_progress() -> dict[str, Any]:
-    """How many puzzles there are per kind, and the generator's batches under way."""
-    from django.db.models import Count, Sum
-
-    from games.learn.models import Puzzle, PuzzleBatch
-
-    counts = dict(
-        Puzzle.objects.filter(withdrawn=False)
-        .values_list("kind")
-        .annotate(n=Count("id"))
-        .values_list("kind", "n")
-    )
-    running = PuzzleBatch.objects.filter(finished__isnull=True).aggregate(
-        made=Sum("made"), target=Sum("target")
-    )
-    return {
-        "counts": counts,
-        "total": sum(counts.values()),
-        "running": running["target"] is not None,
-        "made": running["made"] or 0,
-        "target": running["target"] or 0,
-    }

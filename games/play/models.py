@@ -14,7 +14,6 @@ from django.db import models
 from django.utils.translation import gettext, gettext_noop
 
 from games import engine
-from games.ranked.models import RatingStatus
 
 
 class Room(models.Model):
@@ -173,6 +172,19 @@ class AccountSocket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.server}"
+
+
+class RatingStatus(models.TextChoices):
+    """What a match did to ratings (``Match.rating_status``). Only ``games.ranked.ratings`` sets it."""
+
+    #: Still being played, or over in a room that is not ranked.
+    NONE = "", "not rated"
+    #: Over in a ranked room: its ``RatingChange`` rows were applied when it ended.
+    RATED = "rated", "rated"
+    #: Ended before the first discard of its first round: it counts for nobody.
+    ABORTED = "aborted", "aborted (ended before the first discard)"
+    #: Rated once, then annulled by staff: its changes are gone and ratings were replayed.
+    ANNULLED = "annulled", "annulled by staff"
 
 
 class Match(models.Model):

@@ -27,9 +27,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.forms import PracticeForm
 from games.practice import assets as practice_assets
 from games.practice.finders import PYODIDE_PREFIX, archive_static_path
+from games.practice.forms import PracticeForm
 from games.shared.i18n_errors import MESSAGES
 
 #: Names of the browser caches (the service worker deletes every other ``remi-practice-*``).

@@ -10,19 +10,6 @@ from django.conf import settings
 from django.db import models
 
 
-class RatingStatus(models.TextChoices):
-    """What a match did to ratings (``Match.rating_status``). Only ``games.ranked.ratings`` sets it."""
-
-    #: Still being played, or over in a room that is not ranked.
-    NONE = "", "not rated"
-    #: Over in a ranked room: its ``RatingChange`` rows were applied when it ended.
-    RATED = "rated", "rated"
-    #: Ended before the first discard of its first round: it counts for nobody.
-    ABORTED = "aborted", "aborted (ended before the first discard)"
-    #: Rated once, then annulled by staff: its changes are gone and ratings were replayed.
-    ANNULLED = "annulled", "annulled by staff"
-
-
 class Rating(models.Model):
     """A player's current openskill rating in one category (a variant; Remi by its opening).
 

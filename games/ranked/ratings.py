@@ -50,8 +50,8 @@ from django.utils.translation import gettext
 from openskill.models import PlackettLuce
 
 from games import engine
-from games.play.models import Match, MoveRecord, Room, Seat
-from games.ranked.models import Rating, RatingChange, RatingStatus
+from games.play.models import Match, MoveRecord, RatingStatus, Room, Seat
+from games.ranked.models import Rating, RatingChange
 
 #: The model every rating is computed with (parameters fixed: see the module note).
 MODEL = PlackettLuce()

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from games import selectors
+from games.learn import selectors
 from games.learn.models import PuzzleKind
 
 register = template.Library()

@@ -14,8 +14,8 @@ from django.urls import reverse
 from games import engine
 from games.learn import puzzles
 from games.learn.models import Puzzle, PuzzleAttempt
+from games.learn.selectors import PUZZLE_CHOICES
 from games.learn.services import puzzles as puzzle_services
-from games.selectors import PUZZLE_CHOICES
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from openskill.models import PlackettLuce
 
-from games.play.models import Match
+from games.play.models import Match, RatingStatus
 from games.ranked import ratings
-from games.ranked.models import Rating, RatingChange, RatingStatus
+from games.ranked.models import Rating, RatingChange
 from tests.ranked.ranked_helpers import play_ranked
 
 pytestmark = pytest.mark.django_db

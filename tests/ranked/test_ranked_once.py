@@ -11,9 +11,9 @@ from django.db import IntegrityError, connection
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.play.models import Match
+from games.play.models import Match, RatingStatus
 from games.ranked import ratings
-from games.ranked.models import Rating, RatingChange, RatingStatus
+from games.ranked.models import Rating, RatingChange
 from games.shared.errors import StaleVersionError
 from tests.ranked.ranked_helpers import play_ranked, ranked_room
 

@@ -8,9 +8,9 @@ import pytest
 from openskill.models import PlackettLuce
 
 from games import services
-from games.play.models import Match
+from games.play.models import Match, RatingStatus
 from games.ranked import ratings
-from games.ranked.models import Rating, RatingChange, RatingStatus
+from games.ranked.models import Rating, RatingChange
 from games.shared.errors import RankedNoBotsError
 from tests.ranked.ranked_helpers import play_moves, play_ranked, ranked_room
 

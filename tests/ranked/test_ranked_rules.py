@@ -10,9 +10,9 @@ from openskill.models import PlackettLuce
 
 from games import engine, services
 from games.engine.bots import choose_move
-from games.play.models import Match, MoveRecord, Room
+from games.play.models import Match, MoveRecord, RatingStatus, Room
 from games.ranked import ratings
-from games.ranked.models import Rating, RatingChange, RatingStatus
+from games.ranked.models import Rating, RatingChange
 from tests.ranked.ranked_helpers import play_moves, ranked_room
 
 pytestmark = pytest.mark.django_db

@@ -29,9 +29,9 @@ from django.views.decorators.http import require_POST
 from games import engine, limits, offload, selectors, services
 from games.engine import analysis as engine_analysis
 from games.engine import verify_record
-from games.forms import HistoryFilterForm, VerifyForm
 from games.learn import records
 from games.learn.analysis_text import decision_words
+from games.learn.forms import HistoryFilterForm, VerifyForm
 from games.learn.models import RoundAnalysis
 from games.play.models import Match
 from games.shared.errors import (

@@ -31,8 +31,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, protocol, rack, selectors
+from games import engine, protocol, rack
 from games.engine import IllegalMoveError
+from games.learn import selectors
 from games.learn.models import Puzzle, PuzzleKind
 from games.learn.services import puzzles as puzzle_services
 from games.shared.i18n_errors import translated_message
