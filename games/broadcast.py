@@ -171,9 +171,9 @@ def send_frames(
 
 def encode(frame: Mapping[str, Any]) -> str:
     """A frame's text on the wire: the JSON ``AsyncJsonWebsocketConsumer.send_json`` writes, by
-    orjson (about a seventh of the CPU of ``json.dumps`` for a seat's frame: docs/benchmarks.md,
-    "JSON by orjson"), compact and in UTF-8 rather than ASCII escapes; keys that are not strings
-    become strings, as ``json.dumps`` makes them."""
+    orjson (about a seventh of the CPU of ``json.dumps`` for a seat's frame:
+    docs/benchmarks.md, "What each server choice is worth"), compact and in UTF-8 rather than
+    ASCII escapes; keys that are not strings become strings, as ``json.dumps`` makes them."""
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 

@@ -231,9 +231,9 @@ class KeptConnectionSyncToAsync(SyncToAsync):
 
     With ``DB_POOL`` every call of ``DatabaseSyncToAsync`` hands its connection back to the pool
     at the end (``CONN_MAX_AGE`` is 0 with a pool) and the next call takes one out again: about
-    65 µs of CPU a call in Django's ``connect`` and ``close`` (docs/benchmarks.md, "The database
-    threads keep their connections"). A database thread is one of a fixed few
-    (``DATABASE_THREADS``) that live as long as the process, so here it keeps the connection for
+    65 µs of CPU a call in Django's ``connect`` and ``close``
+    (docs/benchmarks.md, "What each server choice is worth"). A database thread is one of a
+    fixed few (``DATABASE_THREADS``) that live as long as the process, so here it keeps the connection for
     its next call, as ``CONN_MAX_AGE=None`` would: the connection is closed (back to the pool)
     only when Django's end-of-request check finds it unusable (an error it cannot recover from,
     a transaction left open).

@@ -22,7 +22,7 @@ The message holds every audience's frame, so the seats' hands travel together in
 (Redis, the processes' memory); what leaves for a socket is only its audience's text, and a seat
 group's text is built by ``engine.view_for`` for that seat alone (``broadcast.frames``).
 The picture: docs/architecture.md, "The frames' way out"; the figures before and after:
-docs/benchmarks.md, "The frames' way out rebuilt (issue 18; 2026-12-04, afternoon)".
+docs/benchmarks.md, "What each server choice is worth".
 """
 
 from __future__ import annotations

@@ -2,12 +2,12 @@
 
 Every move (``services.move_submit``, a bot's, a stand-in's) runs the same four statements: lock
 the match row with its room, read the room's seats, insert the move's log row, update the match.
-Through the ORM, building each statement's SQL cost more CPU than the database's whole answer
-(about half of the server's CPU of a move's database work: docs/benchmarks.md, "Where a move's
-CPU goes"). The SQL here is built from the models' own metadata (tables, columns, the
-backend's quoting and row-lock clause) the first time a connection's vendor needs it, and the
-values read back go through the same converters Django applies (``get_db_converters``), so the
-instances and rows are the ones the ORM would give.
+Through the ORM, building each statement's SQL cost more CPU than the database's whole answer (about
+half of the server's CPU of a move's database work: docs/benchmarks.md, "What each server choice is
+worth"). The SQL here is built from the models' own metadata (tables, columns, the backend's quoting
+and row-lock clause) the first time a connection's vendor needs it, and the values read back go
+through the same converters Django applies (``get_db_converters``), so the instances and rows are
+the ones the ORM would give.
 
 Nothing else writes through here: the two writes (``insert_move``, ``update_match``) are the
 ORM's ``create`` and ``save(update_fields=...)`` without the compilation; neither model has
@@ -55,7 +55,8 @@ def _converters(
         column = field.get_col(alias)
         found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
         if isinstance(field, JSONField) and field.decoder is None and found == [field.from_db_value]:
-            result.append(_json_loads)  # the same values, read by orjson (docs/benchmarks.md)
+            # the same values, read by orjson (docs/benchmarks.md, "What each server choice is worth")
+            result.append(_json_loads)
             continue
         if not found:
             result.append(None)
@@ -139,7 +140,7 @@ def _cursor(connection: BaseDatabaseWrapper) -> Any:
     Django's psycopg cursor binds on the client (``server_side_binding`` off, its default): every
     value, the match's state JSON among them, is quoted and escaped into the SQL text in Python,
     about 40 µs of the update's CPU a move. Here the values travel apart from the SQL, which
-    psycopg prepares after a few uses (docs/benchmarks.md, "A move's own path, trimmed"). The
+    psycopg prepares after a few uses (docs/benchmarks.md, "What each server choice is worth"). The
     cursor is wrapped as Django wraps its own (``execute_wrappers``, the queries log), so nothing
     that watches the ORM's statements misses these.
     """

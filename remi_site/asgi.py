@@ -64,11 +64,11 @@ servers.ensure_heartbeat()
 
 
 # The garbage collector's full passes walk every tracked object of the process, and a move that
-# arrives during one waits for it. Under 200 tables of 4 (docs/benchmarks.md) they took 100-230 ms
-# each with the default settings, which was the whole p99. So: what is loaded by now (modules,
-# classes, URL patterns, settings) lives as long as the process and is moved out of the
-# collector's sight, and the young generation is collected less often, so that the short-lived
-# objects of a move die before they are promoted towards the full passes.
+# arrives during one waits for it. Under 200 tables of 4 they took 100-230 ms each with the default
+# settings, which was the whole p99 (docs/benchmarks.md, "What each server choice is worth"). So:
+# what is loaded by now (modules, classes, URL patterns, settings) lives as long as the process and
+# is moved out of the collector's sight, and the young generation is collected less often, so that
+# the short-lived objects of a move die before they are promoted towards the full passes.
 # SERVER_GC_THRESHOLDS ("gen0,gen1,gen2", empty for Python's defaults) tunes this.
 def _tune_gc(thresholds: str) -> None:
     gc.collect()

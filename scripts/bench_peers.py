@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """The rules engine beside OpenSpiel, measured in one run: ``make bench-peers``.
 
-It prints figures and asserts nothing (docs/benchmarks.md, "Beside OpenSpiel"). OpenSpiel
+It prints figures and asserts nothing (docs/benchmarks.md, "Gin random play beside OpenSpiel"). OpenSpiel
 (``open_spiel`` from PyPI, pinned in ``scripts/peers-requirements.txt``) lives in a virtual
 environment of its own (``build/peers-venv``, made by the make target); it is never a dependency of
 the site. This script runs under the site's environment and starts every measurement as a process

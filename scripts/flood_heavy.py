@@ -1,8 +1,9 @@
 #!/usr/bin/env python
 """Heavy requests beside live tables: replays of long uploaded rounds and round analyses (issue 32).
 
-It prints figures and asserts nothing (``make flood-heavy``; docs/benchmarks.md). Against a
-running server (as ``scripts/loadtest.py``, whose setup and players it uses), two phases:
+It prints figures and asserts nothing (``make flood-heavy``;
+docs/benchmarks.md, "Replays and analyses beside live tables"). Against a running server (as
+``scripts/loadtest.py``, whose setup and players it uses), two phases:
 
 1. **quiet**: ``--tables`` tables of people (``--seats`` each, the load test's simple player) and
    ``--bot-tables`` tables of one person against a normal bot play ``--moves`` moves a table;

@@ -250,8 +250,8 @@ def may_knock(mask: int, limit: int) -> bool:
     A card in no three of a row of its suit whose rank is not held three times is loose in
     every arrangement of every ten of the eleven cards, so their points, less the highest of
     them (the discard may be one), are a lower bound of the deadwood after any discard. Random
-    gin play asks this of every eleven-card hand (docs/benchmarks.md, "Gin random play, fewer
-    objects a move").
+    gin play asks this of every eleven-card hand
+    (docs/benchmarks.md, "The gin hot path, choice by choice").
     """
     a = mask & _SUIT
     b = (mask >> 13) & _SUIT

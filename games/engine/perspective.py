@@ -35,8 +35,8 @@ def _round_commitment(secret: bytes, round_no: int) -> str:
     """The round's published commitment (``commitment(deal_seed(...))``: an HMAC and a SHA-256).
 
     Every move's frames are built for each seat and the spectators, all of the same round, so a
-    move asked for it five times; a few hundred tables' rounds fit (docs/benchmarks.md, "A move's
-    own path, trimmed").
+    move asked for it five times; a few hundred tables' rounds fit
+    (docs/benchmarks.md, "What each server choice is worth").
     """
     return commitment(deal_seed(secret, round_no))
 

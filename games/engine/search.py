@@ -404,7 +404,7 @@ def shared_searches() -> Iterator[None]:
 #: :func:`kept_searches`' searchers: at most ``KEPT_RULE_SETS`` rule sets, each memo emptied once
 #: past ``KEPT_POSITIONS`` positions. A server process interleaves the hands of a hundred tables
 #: and more: 5,000 positions were emptied every few dozen hands there, 50,000 (about 11 MB) keep
-#: a third of the hint's work (docs/benchmarks.md, "The kept memo sized for a hundred tables").
+#: a third of the hint's work (docs/benchmarks.md, "The opening hint's search").
 _KEPT: _Searchers = {}
 KEPT_RULE_SETS = 32
 KEPT_POSITIONS = 50_000

@@ -91,8 +91,8 @@ def test_kept_searches_give_each_hand_the_answer_of_a_search_of_its_own(
     case: tuple[Rules, list[tuple[tuple[Card, ...], bool]]],
 ) -> None:
     """The opening hint's searches keep their memo from hand to hand (``kept_searches``): every
-    answer, block after block, is a fresh search's (docs/benchmarks.md, "A move's own path,
-    trimmed")."""
+    answer, block after block, is a fresh search's
+    (docs/benchmarks.md, "The opening hint's search")."""
     rules, sequence = case
     alone = [best_arrangement(rules, hand, cover=cover) for hand, cover in sequence]
     kept = []

@@ -1,6 +1,6 @@
 """What a move costs the server, pinned where it can be counted: its SQL statements, the rows its
-prepared statements read back, and the frames it builds (docs/benchmarks.md, "Where a move's CPU
-goes"). Nothing here is timed."""
+prepared statements read back, and the frames it builds
+(docs/benchmarks.md, "Where a move's CPU goes"). Nothing here is timed."""
 
 import json
 from typing import Any

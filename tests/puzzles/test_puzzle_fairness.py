@@ -100,7 +100,7 @@ def test_a_throwaway_account_is_given_another_puzzle_and_cannot_preview_ones(
     # sees no answer; a miss on its own puzzle shows the answer of that puzzle only.
     # The spy is a throwaway given another puzzle than the main account (one of the six may be
     # given the same one: the choice among the nearest is keyed by the site's secret and the id).
-    spy, own = next((client, pk) for client, pk in zip(throwaways, theirs) if pk != given)
+    spy, own = next((client, pk) for client, pk in zip(throwaways, theirs, strict=True) if pk != given)
     refused = _answer(spy, given, {"kind": "discard", "card": "9D"})
     assert refused.status_code == 403
     assert not PuzzleAttempt.objects.filter(puzzle_id=given).exists()

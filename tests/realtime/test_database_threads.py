@@ -1,6 +1,6 @@
 """The sockets' database threads keep their connection from one call to the next, and give up a
 connection they cannot trust (games/consumers.py, ``KeptConnectionSyncToAsync``;
-docs/benchmarks.md, "The database threads keep their connections")."""
+docs/benchmarks.md, "What each server choice is worth")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """``scripts/loadtest.py --server-pid`` prints the servers' CPU per move and their memory at the
 start of the play, at ``--memory-mark`` and at the end, with the growth from the mark (issue 18's
-"no growth" run is made with it; docs/benchmarks.md). The server is a real daphne subprocess, as
-in ``test_loadtest_script.py``."""
+"no growth" run is made with it; docs/benchmarks.md, "The memory runs"). The server is a real
+daphne subprocess, as in ``test_loadtest_script.py``."""
 
 from __future__ import annotations
 

@@ -5,14 +5,14 @@ might draw and at many hands the opponent might hold. What the bot has not seen 
 not in its hand, not in the discard pile, not the first up-card the opponent took, which it knows
 is in that hand) is what the stock and the opponent's hand are made of.
 
-* **Knocking** (the change that pays most, docs/benchmarks.md): the normal bot knocks as soon as the
-  deal's limit allows (GIN-15 / OKL-2). The hard bot first deals the opponent :data:`SAMPLES`
-  hands consistent with the view: its known cards, the rest drawn from the unseen cards, then
-  improved by as many greedy draws as the opponent has had turns (a hand that has been played for
-  six turns is much better than a random one). It scores its knock against each (the opponent's
-  lay-offs onto its melds, the undercut bonus, GIN-16 to GIN-20) and knocks only when the average
-  is above :data:`KNOCK_MARGIN`; otherwise it discards and plays on, to knock lower or go gin.
-  Gin is always taken.
+* **Knocking** (the change that pays most: docs/benchmarks.md, "The bots"): the normal bot knocks
+  as soon as the deal's limit allows (GIN-15 / OKL-2). The hard bot first deals the opponent
+  :data:`SAMPLES` hands consistent with the view: its known cards, the rest drawn from the unseen
+  cards, then improved by as many greedy draws as the opponent has had turns (a hand that has been
+  played for six turns is much better than a random one). It scores its knock against each (the
+  opponent's lay-offs onto its melds, the undercut bonus, GIN-16 to GIN-20) and knocks only when the
+  average is above :data:`KNOCK_MARGIN`; otherwise it discards and plays on, to knock lower or go
+  gin. Gin is always taken.
 * **Discards by look-ahead**: among the normal bot's :data:`TRIED` best discards (least deadwood
   left, the highest card), the ten cards kept are scored by the deadwood they are expected to have
   after the next draw and its best discard, over every unseen card: a pair whose third card is

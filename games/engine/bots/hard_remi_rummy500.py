@@ -1,13 +1,13 @@
 """The hard level of the plus-scoring variants, Remi and Rummy 500: a race to go out that keeps
 its points high (``docs/rules/remi.md``, ``docs/rules/rummy500.md``).
 
-Measured between the bots (docs/benchmarks.md): in Remi the player who goes out wins the deal by about
-120 points, the bonus (RMI-55) and the other's hand (RMI-56) included, and nearly every deal ends
-that way (the stock rarely runs out, RMI-50); in Rummy 500 going out pays no bonus (R500-16), but
-it ends the others' scoring and counts their hands against them (R500-15). So this bot is Remik
-40's race bot (:mod:`.hard_remik40`: it opens at once, sheds nothing, weighs an open hand's
-discards by the chance that the next draw goes out, then by the cards expected to be stuck) with
-what plus points ask for on top:
+Measured between the bots (docs/benchmarks.md, "The bots"): in Remi the player who goes out wins the
+deal by about 120 points, the bonus (RMI-55) and the other's hand (RMI-56) included, and nearly
+every deal ends that way (the stock rarely runs out, RMI-50); in Rummy 500 going out pays no bonus
+(R500-16), but it ends the others' scoring and counts their hands against them (R500-15). So this
+bot is Remik 40's race bot (:mod:`.hard_remik40`: it opens at once, sheds nothing, weighs an open
+hand's discards by the chance that the next draw goes out, then by the cards expected to be stuck)
+with what plus points ask for on top:
 
 * **the look-ahead on every open hand**, not only short ones: the melds it keeps in hand (below)
   make hands long;

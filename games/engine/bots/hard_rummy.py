@@ -40,7 +40,7 @@ NEAR_END = 3
 #: Hold the opening back when, after laying it and discarding, at most this many cards would be
 #: left in hand (penalty variants only, while no opponent has opened): going out in one go later
 #: doubles the others' penalties (R51-45). Measured in Remik 51 (60 matches against normal,
-#: docs/benchmarks.md): no holding 51.7%, at most 3 cards 58.3%, at most 8 cards 60.0%.
+#: docs/benchmarks.md, "The bots"): no holding 51.7%, at most 3 cards 58.3%, at most 8 cards 60.0%.
 HOLD_LEFT = 8
 
 

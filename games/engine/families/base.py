@@ -92,8 +92,8 @@ def family_of(rules: Rules) -> Family:
 def play(state: GameState, seat: int, move: Move) -> Transition:
     """Apply ``move`` for ``seat`` through its variant's family's turn; the state passed in is
     never changed. This is :func:`games.engine.game.apply_move` itself (and ``apply``): the public
-    call goes straight here, one Python frame a move fewer (docs/benchmarks.md, "Gin random play,
-    fewer objects a move").
+    call goes straight here, one Python frame a move fewer
+    (docs/benchmarks.md, "The gin hot path, choice by choice").
 
     Raises an :class:`~games.engine.errors.IllegalMoveError`. The returned state has the move
     counted (``moves_played``); a handler may count it itself, sparing a copy of the state.

@@ -96,7 +96,7 @@ VOID_AT = 2
 # hot path needs of a card is made once per card and found by the card object's identity (a card
 # read back from JSON is another object and takes the general way). ``make bench``: random gin
 # deals per CPU-second about 430 without these, 700 with them (the same machine, in turn); again
-# on 2026-12-03, 438 against 588 (docs/benchmarks.md, "Before and after the turn-cycle restructure").
+# on 2026-12-03, 438 against 588 (docs/benchmarks.md, "The gin hot path, choice by choice").
 _BIT_OF = {id(card): bit_of(card) for card in PACK}
 _DISCARD_OF = {id(card): Discard(card) for card in PACK}
 _TAKE_OF = {id(card): TakeDiscard(card) for card in PACK}
@@ -108,8 +108,9 @@ _BIT_GET = _BIT_OF.__getitem__
 
 # _cycle_of: the moves of a turn (a draw, a take, a discard, the step) read ``state.cycle`` as the
 # gin family's own directly, with a ``type: ignore`` where ``gin_state`` (an ``attrgetter``) would
-# be a call: three a move, 1.5 % of random play (docs/benchmarks.md, "Gin random play, fewer
-# objects a move"). The family is only handed its variants' states (``gin_state`` says why).
+# be a call: three a move (with one take handler for the offer and the turn, 2 % of random play's
+# instructions: docs/benchmarks.md, "The gin hot path, choice by choice"). The family is only
+# handed its variants' states (``gin_state`` says why).
 
 
 def _mask(cards: Sequence[Card]) -> int:

@@ -149,8 +149,8 @@ def score(state: GameState, events: list[Event]) -> Transition:
 
 _VOID_NOTE = (note("gin_void"),)
 #: The score lines of a void deal at two seats, the same every time (a line is immutable, so they
-#: are shared): random play voids nearly every deal (docs/benchmarks.md, "Gin random play, fewer
-#: objects a move").
+#: are shared): random play voids nearly every deal
+#: (docs/benchmarks.md, "The gin hot path, choice by choice").
 _VOID_LINES = tuple(ScoreLine(seat, 0, hand=0, notes=_VOID_NOTE) for seat in range(2))
 
 

@@ -208,7 +208,7 @@ def _opening_progress(rules: Rules, hand: tuple[str, ...]) -> _Progress:
     """
     cards = [parse_card(text) for text in hand]
     # A table's hands change by a card or two a move: their searches meet the same positions,
-    # which a memo kept from hand to hand answers (docs/benchmarks.md, "A move's own path, trimmed").
+    # which a memo kept from hand to hand answers (docs/benchmarks.md, "The opening hint's search").
     with kept_searches():
         melds, _ = best_arrangement(rules, cards)
         best_points = arrangement_value(rules, melds)

@@ -173,7 +173,7 @@ def discard_and_pass(
 ) -> Transition:
     """:func:`discard` and :func:`pass_turn` as one state: ``seat`` discards the card at ``index``
     and ``nxt`` is to draw. Positional, no keyword defaults to resolve: it is every other move of a
-    gin deal (docs/benchmarks.md, "Gin random play, fewer objects a move")."""
+    gin deal (docs/benchmarks.md, "The gin hot path, choice by choice")."""
     new, card = _discarded(state, seat, index, nxt, "draw", started(state, nxt), moves_played, cycle)
     return _TRANSITION(Transition, (new, (discarded_event(seat, card), turn_event(nxt))))
 
@@ -243,8 +243,8 @@ _DREW = tuple(public("drew", seat=seat, source="stock") for seat in range(_SEATS
 #: is): a draw's ``drew`` and ``drew_card``, a take's ``took`` of one card, the ``discarded``
 #: event. Keyed by the card's identity, and only for the cards kept for good (``PACK_TEXTS``: a
 #: pack's own and the parsed ones), so an id is never another card's and the tables stay bounded.
-#: Random gin play made two events a move (docs/benchmarks.md, "Gin random play, fewer objects a
-#: move").
+#: Random gin play made two events a move
+#: (docs/benchmarks.md, "The gin hot path, choice by choice").
 _DRAWN: tuple[dict[int, tuple[Event, ...]], ...] = tuple({} for _ in range(_SEATS))
 _TOOK: tuple[dict[int, tuple[Event, ...]], ...] = tuple({} for _ in range(_SEATS))
 _DISCARDED: tuple[dict[int, Event], ...] = tuple({} for _ in range(_SEATS))

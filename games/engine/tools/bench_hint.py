@@ -9,7 +9,7 @@ memo in ``--kept`` (``search.KEPT_POSITIONS``), the sizes alternating over ``--r
 
 Prints, per size: the hint's CPU per hand (median of the rounds, and each round) and the memory
 the memo holds at the end of a round (``tracemalloc``, in its own pass). Asserts nothing
-(docs/benchmarks.md, "The kept memo sized for a hundred tables").
+(docs/benchmarks.md, "The opening hint's search").
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Plays seeded heads-up matches between bot levels (:mod:`games.engine.bots.levels`) and prints, for
 each variant and pairing, the first level's win rate with a 95% confidence interval, each level's
 decision time (median / p99), and whether the targets of the bench are reached. It asserts nothing:
-``make bench-bots`` runs it and a person reads the figures (docs/benchmarks.md).
+``make bench-bots`` runs it and a person reads the figures (docs/benchmarks.md, "The bots").
 
 * **Matches, seats alternating.** Games ``2k`` and ``2k+1`` are dealt from the same match seed with
   the two levels in swapped seats, so both levels play the same cards from both seats (fewer lucky
