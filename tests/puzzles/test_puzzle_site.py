@@ -133,7 +133,7 @@ def test_the_next_puzzle_is_untried_and_nearest_the_players_rating(
 ) -> None:
     # The next puzzle is drawn among the PUZZLE_CHOICES nearest (docs/learn.md, "Fair puzzles";
     # tests/puzzles/test_puzzle_fairness.py): with one choice it is the nearest untried one.
-    from games import selectors
+    from games.learn import selectors
 
     monkeypatch.setattr(selectors, "PUZZLE_CHOICES", 1)
     user = make_user("next")
