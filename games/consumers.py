@@ -479,7 +479,7 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
 
     async def _send_chat_history(self) -> None:
         user_id = int(self.scope["user"].pk)
-        room_id = await database_sync_to_async(selectors.chat_room_for)(
+        room_id = await database_sync_to_async(chat_selectors.chat_room_for)(
             match_id=self.match_id, user=self.scope["user"]
         )
         messages, muted = await database_sync_to_async(_chat_history)(room_id=room_id, user_id=user_id)
