@@ -21,26 +21,42 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 venv: $(VENV)/.installed ## Create .venv and install requirements-dev.txt (again when they change)
 
 # The JavaScript packages (package.json, pinned by package-lock.json) come from npm: Pyodide for
-# practice, ESLint for `make lint`. Without npm the site runs all the same, /practice/ says what
-# is missing (docs/practice.md) and `make lint` skips the JavaScript.
+# practice, ESLint and TypeScript (the JSDoc type check) for `make lint`. Without npm the site
+# runs all the same, /practice/ says what is missing (docs/practice.md) and `make lint` skips the
+# JavaScript.
 NPM ?= $(shell command -v npm 2>/dev/null)
 
 node_modules/.installed: package.json package-lock.json
 	@if [ -n "$(NPM)" ]; then $(NPM) ci --no-audit --no-fund --loglevel=error && touch $@; \
-	else echo "npm not found: the site runs, but without practice offline (/practice/ says what is missing) and make lint skips ESLint."; fi
+	else echo "npm not found: the site runs, but without practice offline (/practice/ says what is missing) and make lint skips ESLint and the type check."; fi
 
-npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /practice/, ESLint) with npm ci, if npm is there
+npm: node_modules/.installed ## Install the JavaScript packages (Pyodide for /practice/, ESLint, TypeScript) with npm ci, if npm is there
 
 # `make run` serves the site as players see it: DEBUG off (a missing page is the site's own, in
 # the visitor's language, never Django's English debug page; docs/i18n.md: error pages), with a
-# secret key made once for this checkout in .secret_key (not committed). DJANGO_DEBUG=1 and
-# DJANGO_SECRET_KEY from the environment win.
-.secret_key:
+# secret key made once for this checkout in .secret_key (not committed), on this machine over
+# plain http: DJANGO_INSECURE_LOCAL=1 relaxes exactly two of production's requirements (the
+# allowed hosts may be unset: this machine's names; the session and CSRF cookies are not Secure)
+# and the target says so (docs/operations.md, "Production settings, and make run"). The
+# environment wins over each (DJANGO_DEBUG=1, DJANGO_SECRET_KEY, DJANGO_INSECURE_LOCAL=0). The
+# other targets that run the site's settings on this machine (a worker, the load scripts, the
+# practice bench's collectstatic) take the same, so they share `make run`'s key.
+.secret_key: | venv
 	@umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
 
-run: export DJANGO_DEBUG ?= 0
-run: export DJANGO_SECRET_KEY ?= $(shell cat .secret_key 2>/dev/null)
-run: venv npm .secret_key ## Serve on HOST:PORT with daphne, DEBUG off (SQLite by default; with REDIS_URL a live and a background worker too)
+LOCAL_TARGETS := run worker loadtest flood flood-heavy profile-move bench-practice
+$(LOCAL_TARGETS): export DJANGO_DEBUG ?= 0
+$(LOCAL_TARGETS): export DJANGO_SECRET_KEY ?= $(shell cat .secret_key 2>/dev/null)
+$(LOCAL_TARGETS): export DJANGO_INSECURE_LOCAL ?= 1
+$(LOCAL_TARGETS): .secret_key
+
+# The line a local target prints when DJANGO_INSECURE_LOCAL relaxes production's requirements.
+SAY_INSECURE_LOCAL = @case "$$DJANGO_INSECURE_LOCAL" in 1|true|yes|on) echo "make $@: DJANGO_INSECURE_LOCAL=1: \
+for this machine over plain http only: allowed hosts $${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]}; \
+session and CSRF cookies not Secure (docs/operations.md, \"Production settings, and make run\")." ;; esac
+
+run: venv npm ## Serve on HOST:PORT with daphne, DEBUG off, plain http on this machine (SQLite by default; with REDIS_URL a live and a background worker too)
+	$(SAY_INSECURE_LOCAL)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py puzzles_seed
@@ -58,6 +74,7 @@ worker: venv ## Run the celery workers: one on live play's queue, one on backgro
 	@if [ -z "$$REDIS_URL" ]; then \
 	  echo "make worker needs REDIS_URL: the default memory:// broker cannot be shared between processes." >&2; \
 	  exit 2; fi
+	$(SAY_INSECURE_LOCAL)
 	$(BIN)/python -m remi_site.workers $(WORKERS) -- -l info
 
 # Tests run in parallel, pytest-xdist workers one more than the CPUs (TEST_WORKERS=0: in this
@@ -69,6 +86,9 @@ TEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || ec
 # Python's bytecode caches are written even where PYTHONDONTWRITEBYTECODE is set (as on the
 # machines CI runs on): without them each pytest worker compiles and rewrites every test module,
 # and every server a test starts compiles the site, on every run (docs/testing.md, "Speed").
+# The tests ask for a developer's settings, DEBUG on (remi_site/settings/test.py), and so does
+# the collectstatic before them, which runs the site's settings.
+test: export DJANGO_DEBUG ?= 1
 test: venv npm ## Run every test (site, engine, doctests) in parallel; PYTEST_ARGS adds pytest options
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
@@ -76,18 +96,29 @@ test: venv npm ## Run every test (site, engine, doctests) in parallel; PYTEST_AR
 test-engine: venv ## Run the rules engine tests and doctests only (no database)
 	$(BIN)/pytest tests/engine games/engine docs/engine.md
 
-lint: venv npm ## Ruff lint, ruff format check, import contracts; ESLint on static/js and practice's service worker
+lint: venv npm ## Ruff lint, ruff format check, import contracts; ESLint and the JSDoc type check (tsc) on static/js
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
 	@$(MAKE) --no-print-directory eslint
+	@$(MAKE) --no-print-directory tsc
 
 .PHONY: eslint
 eslint: npm ## ESLint (eslint.config.js) on the browser's JavaScript and its unit tests (skipped without npm)
 	@if [ -x node_modules/.bin/eslint ]; then node_modules/.bin/eslint . && echo "eslint: no problems"; \
 	else echo "ESLint not installed (npm not found): the JavaScript is not linted; install npm and run make lint again."; fi
 
+# The browser's JavaScript has JSDoc types, checked by TypeScript's compiler with no build step
+# (tsconfig.json: the pages' modules; tsconfig.worker.json: practice's Web Worker, whose global
+# scope is a worker's). docs/style.md, "The browser's JavaScript".
+.PHONY: tsc
+tsc: npm ## The JSDoc type check of static/js (tsc --noEmit; skipped without npm)
+	@if [ -x node_modules/.bin/tsc ]; then node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.worker.json && echo "tsc: no type errors"; \
+	else echo "TypeScript not installed (npm not found): the JavaScript's types are not checked; install npm and run make lint again."; fi
+
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).
 BROWSER_MODULES := games/shared/errors.py games/protocol.py games/framing.py games/rack.py games/shared/messages.py games/practice/game.py
 
+# django-stubs reads the test runner's settings, a developer's (DEBUG on: tests/developer_settings.py).
+typecheck: export DJANGO_DEBUG ?= 1
 typecheck: venv ## mypy: strict on the engine and the pure modules the browser runs with it; the site's apps with django-stubs
 	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice/assets.py games/learn/puzzles.py
 	$(BIN)/mypy games accounts remi_site

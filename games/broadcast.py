@@ -3,7 +3,8 @@
 Each seat has its own audience group and gets a frame built with ``engine.view_for(state,
 seat)``, so a seat's hand only ever reaches that seat's sockets; spectators get
 ``view_for(state, None)``. Every frame is built by ``games.framing.frame_for``, the function
-practice runs in the browser, and encoded once; a move's frames travel together as one message
+practice runs in the browser, from one committed change (``games.commits.Committed``), and
+encoded once; a move's frames travel together as one message
 to the match's group, and each process hands every socket its own audience's text
 (games/fanout.py). Called from ``transaction.on_commit`` only, never inside a transaction.
 
@@ -25,14 +26,15 @@ import asyncio
 import logging
 import threading
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import engine, fanout, framing, servers
+from games import fanout, framing, servers
+from games.commits import Committed
 
 logger = logging.getLogger(__name__)
 
@@ -73,79 +75,53 @@ def match_groups(match_id: int, players: int) -> list[str]:
     return [*(seat_group(match_id, seat) for seat in range(players)), spectators_group(match_id)]
 
 
-def frames(
-    *,
-    match_id: int,
-    state: engine.GameState,
-    version: int,
-    events: Iterable[engine.Event] = (),
-    clock: Mapping[str, Any] | None = None,
-    seats: Sequence[Mapping[str, Any]] | None = None,
-    actor: str | None = None,
-    sealed: bool = False,
-) -> list[tuple[str, dict[str, object]]]:
-    """(group, frame) for every seat and for the spectators, each built for that audience only.
+def frames(committed: Committed) -> list[tuple[str, dict[str, object]]]:
+    """(group, frame) for every seat and for the spectators, each built for that audience only
+    by ``framing.frame_for`` from the committed change (``games.commits.Committed``: its state,
+    version, events, clock, seats, actor; ``sealed``: no frame carries the deal's seed).
 
-    ``clock`` is the match's clock (``selectors.match_clock``) and ``seats`` the seats' states
-    (``selectors.seats_field``), the same for every audience. ``sealed``: no frame carries the
-    deal's seed (a deal of the day, ``framing.frame_for``). A bot's seat gets no frame: no
-    socket is ever in its group (a socket joins its user's seat's group, and a bot seat has no
-    user), and its view, with the opening hint of a hand that changes on each of its moves, was
-    the costliest part of building a bot move's frames.
+    A bot's seat gets no frame: no socket is ever in its group (a socket joins its user's seat's
+    group, and a bot seat has no user), and its view, with the opening hint of a hand that changes
+    on each of its moves, was the costliest part of building a bot move's frames.
     """
-    events = tuple(events)
-    bots = {entry["seat"] for entry in seats or () if entry.get("kind") == "bot"}
+    match_id = committed.match_id
+    bots = {entry["seat"] for entry in committed.seats or () if entry.get("kind") == "bot"}
     audiences: list[tuple[str, int | None]] = [
-        (seat_group(match_id, seat), seat) for seat in range(state.players) if seat not in bots
+        (seat_group(match_id, seat), seat) for seat in range(committed.state.players) if seat not in bots
     ]
     audiences.append((spectators_group(match_id), None))
     return [
         (
             group,
             framing.frame_for(
-                state,
+                committed.state,
                 seat,
-                version=version,
-                events=events,
-                clock=clock,
-                seats=seats,
-                actor=actor,
-                sealed=sealed,
+                version=committed.version,
+                events=committed.events,
+                clock=committed.clock,
+                seats=committed.seats,
+                actor=committed.actor,
+                sealed=committed.sealed,
             ),
         )
         for group, seat in audiences
     ]
 
 
-def publish(
-    *,
-    match_id: int,
-    state: engine.GameState,
-    version: int,
-    events: Iterable[engine.Event] = (),
-    clock: Mapping[str, Any] | None = None,
-    seats: Sequence[Mapping[str, Any]] | None = None,
-    except_channel: str | None = None,
-    actor: str | None = None,
-    sealed: bool = False,
-) -> None:
-    """Send each audience its frame. Run after commit, so a reader never sees an older row.
+def publish(committed: Committed) -> None:
+    """Send each audience its frame (``frames``). Run after commit, so a reader never sees an
+    older row.
 
     A seat's presence changing (away, back, offline, connected) sends everyone a frame too, at
-    the same ``version`` with the new ``seats``. ``except_channel``: a socket that does not
-    forward this frame (it reads a fresh one itself: a socket that has just connected).
+    the same ``version`` with the new ``seats``. ``committed.except_channel``: a socket that does
+    not forward this frame (it reads a fresh one itself: a socket that has just connected).
     """
-    built = frames(
-        match_id=match_id,
-        state=state,
-        version=version,
-        events=events,
-        clock=clock,
-        seats=seats,
-        actor=actor,
-        sealed=sealed,
+    send_frames(
+        match_id=committed.match_id,
+        version=committed.version,
+        frames=frames(committed),
+        except_channel=committed.except_channel,
     )
-    send_frames(match_id=match_id, version=version, frames=built, except_channel=except_channel)
 
 
 def send_frames(

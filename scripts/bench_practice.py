@@ -66,6 +66,9 @@ def serve(database: Path) -> tuple[subprocess.Popen[bytes], str]:
         os.environ,
         DJANGO_DEBUG="0",
         DJANGO_SECRET_KEY=secrets.token_hex(32),
+        # Production's settings served on the loopback over plain http (docs/operations.md,
+        # "Production settings, and make run").
+        DJANGO_INSECURE_LOCAL="1",
         DATABASE_URL=f"sqlite:///{database}",
         EMBEDDED_WORKER="0",
     )

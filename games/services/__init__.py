@@ -19,7 +19,8 @@ Each service is one transaction. A move locks its ``Match`` row
 then writes the new state, the move log and, at the end of a round, the scores and the revealed
 seed. Frames go out in ``transaction.on_commit``, so nobody hears of a move that was rolled back;
 in the same callback, when the seat to move next is a bot, its move is queued as a Celery task
-(``games.tasks.bot_move``) for the new version.
+(``games.tasks.bot_move``) for the new version. Tasks are queued by name (``games.enqueue``):
+this package never imports ``games.tasks``, which imports it.
 
 Between rounds there is a pause (``ROUND_PAUSE_SECONDS``): the move that ends a round deals the
 next one and sets ``Match.resume_at``; no move is accepted before then (``RoundPauseError``).

@@ -4,9 +4,10 @@ A move (or any change of a match being played) locks its ``Match`` row (``match_
 ``select_for_update(no_key=True)``), checks the version the client saw (``check_version``) and the
 pause between rounds (``check_not_paused``), lets the engine decide, then ``record_move`` writes the
 new state, the move log and, at the end of a round, the scores and the revealed seed
-(``round_close``). ``due_at`` says when the move awaited is due. ``publish_after_commit`` then,
-after commit (``on_commit``), sends every audience its frame and schedules what plays next: the
-bot's move for a bot or an away seat (``bot_move_schedule``), or the turn timer of a person
+(``round_close``). ``due_at`` says when the move awaited is due. ``publish_after_commit`` builds
+the committed change as one value (``games.commits.Committed``) and, after commit (``on_commit``),
+``after_commit`` sends every audience its frame of it and schedules what plays next: the bot's
+move for a bot or an away seat (``bot_move_schedule``), or the turn timer of a person
 (``turn_timer_schedule``). ``seats_changed`` is the one place a seat's presence change lands
 (publish, and a taken-back turn's clock). ``match_close`` ends a match being played.
 """
@@ -24,7 +25,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, engine, selectors, statements
+from games import broadcast, engine, enqueue, selectors, statements
+from games.commits import Committed
 from games.play.models import Match, Room, Round, ScoreLine, Seat
 from games.ranked import ratings
 from games.selectors import SeatRow
@@ -251,25 +253,24 @@ def publish_after_commit(
         timer_at = match.turn_deadline if playing and not bot_to_move and new_turn else None
     else:
         timer_at = timer if playing and not bot_to_move else None
-    # Plain values only (the state is immutable): never close over a model instance. One
-    # callback per change, which publishes and then schedules.
-    callback = partial(
-        after_commit,
+    # One value, built here from the row just written (plain values: never a model instance),
+    # for the one callback after commit, which publishes and then schedules.
+    committed = Committed(
         match_id=match.pk,
         state=state,
         version=match.version,
         events=tuple(events),
         clock=selectors.match_clock(match),
         seats=selectors.seats_field(rows),
+        actor=actor,
+        sealed=match.room.daily_day is not None,
+        except_channel=except_channel,
         bot_to_move=schedule and bot_to_move,
         timer_at=timer_at if schedule else None,
         turn_started=match.turn_started,
         resume_at=match.resume_at,
-        except_channel=except_channel,
-        actor=actor,
-        sealed=match.room.daily_day is not None,
     )
-    on_commit(callback)
+    on_commit(partial(after_commit, committed))
 
 
 def on_commit(callback: partial[None]) -> None:
@@ -287,40 +288,22 @@ def on_commit(callback: partial[None]) -> None:
     transaction.on_commit(run, robust=True)
 
 
-def after_commit(
-    *,
-    match_id: int,
-    state: engine.GameState,
-    version: int,
-    events: tuple[engine.Event, ...],
-    clock: dict[str, Any],
-    seats: list[dict[str, Any]],
-    bot_to_move: bool,
-    timer_at: datetime | None,
-    turn_started: datetime | None,
-    resume_at: datetime | None,
-    except_channel: str | None = None,
-    actor: str | None = None,
-    sealed: bool = False,
-) -> None:
+def after_commit(committed: Committed) -> None:
+    """Every audience gets its frame of the committed change, then what plays next is queued: the
+    bot's move, or the person's turn timer (``Committed``: ``bot_to_move``, ``timer_at``)."""
     try:
-        broadcast.publish(
-            match_id=match_id,
-            state=state,
-            version=version,
-            events=events,
-            clock=clock,
-            seats=seats,
-            except_channel=except_channel,
-            actor=actor,
-            sealed=sealed,
-        )
+        broadcast.publish(committed)
     finally:
-        if bot_to_move:
-            bot_move_schedule(match_id=match_id, version=version, resume_at=resume_at)
-        elif timer_at is not None:
+        if committed.bot_to_move:
+            bot_move_schedule(
+                match_id=committed.match_id, version=committed.version, resume_at=committed.resume_at
+            )
+        elif committed.timer_at is not None:
             turn_timer_schedule(
-                match_id=match_id, version=version, deadline=timer_at, turn_started=turn_started
+                match_id=committed.match_id,
+                version=committed.version,
+                deadline=committed.timer_at,
+                turn_started=committed.turn_started,
             )
 
 
@@ -330,15 +313,13 @@ def bot_move_schedule(*, match_id: int, version: int, resume_at: datetime | None
     Call it only once the version is committed (a worker must find it). Scheduling twice is
     harmless: the second task finds the version moved on, and does nothing.
     """
-    from games import tasks  # games.tasks imports this module
-
     delay = settings.BOT_MOVE_DELAY
     if resume_at is not None:
         delay = max(delay, (resume_at - timezone.now()).total_seconds())
     if delay > 0:
-        tasks.bot_move.apply_async((match_id, version), countdown=delay)
+        enqueue.send(enqueue.BOT_MOVE, match_id, version, countdown=delay)
     else:
-        tasks.bot_move.apply_async((match_id, version))
+        enqueue.send(enqueue.BOT_MOVE, match_id, version)
 
 
 def turn_timer_schedule(
@@ -350,10 +331,8 @@ def turn_timer_schedule(
     turn: moves of the same turn (a draw, a meld) do not make it stale. Without it, only for
     ``version``.
     """
-    from games import tasks
-
     started = turn_started.isoformat() if turn_started is not None else None
-    tasks.turn_timeout.apply_async((match_id, version, started), eta=deadline)
+    enqueue.send(enqueue.TURN_TIMEOUT, match_id, version, started, eta=deadline)
 
 
 def seats_changed(*, match: Match, state: engine.GameState, before: SeatRow, rows: list[SeatRow]) -> None:

@@ -26,7 +26,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games import selectors, servers
+from games import enqueue, selectors, servers
 from games.play.models import AccountSocket, Match, Room, Seat, SeatSocket, ServerProcess
 from games.services.core import (
     TIMER_TOLERANCE,
@@ -257,9 +257,7 @@ def _latest_match_id(seat_id: int) -> int | None:
 
 def seat_grace_schedule(*, seat_id: int) -> None:
     """Queue the end of an offline seat's grace period (``AWAY_GRACE_SECONDS`` from now)."""
-    from games import tasks
-
-    tasks.seat_grace_end.apply_async((seat_id,), countdown=settings.AWAY_GRACE_SECONDS)
+    enqueue.send(enqueue.SEAT_GRACE_END, seat_id, countdown=settings.AWAY_GRACE_SECONDS)
 
 
 def seat_grace_end(*, seat_id: int) -> bool:

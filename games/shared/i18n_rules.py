@@ -373,7 +373,8 @@ def score_note_rules(text: str) -> tuple[str, ...]:
 
 def notes_js() -> str:
     """static/js/table/note_kinds.js, made from the engine's kinds of note and their sentences
-    (``DJANGO_SETTINGS_MODULE=remi_site.settings python -m games.shared.i18n_rules --notes-js``; a test checks the file is current). Each
+    (``DJANGO_DEBUG=1 DJANGO_SETTINGS_MODULE=remi_site.settings python -m games.shared.i18n_rules --notes-js``; a test checks the
+    file is current). Each
     sentence is written literally inside ``t()`` so that ``makemessages -d djangojs`` finds it."""
     import json
 

@@ -40,19 +40,77 @@ def env_list(name: str, default: str) -> list[str]:
 
 # --- Core -------------------------------------------------------------------------------------
 
-DEBUG = env_bool("DJANGO_DEBUG", default=True)
+# Off unless asked for: a deployment that sets nothing more gets production's settings, and their
+# checks below. A developer asks with DJANGO_DEBUG=1; the test runner does (settings/test.py).
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
+
+# DJANGO_INSECURE_LOCAL=1: this machine serves itself over plain http://127.0.0.1, as `make run`
+# does (it sets this and says so). It relaxes exactly two of production's requirements: the
+# allowed hosts may be left unset (they are then the loopback names alone), and the session and
+# CSRF cookies are not marked Secure (a browser keeps no Secure cookie over plain http). Nothing
+# else: the secret key is still required (`make run` makes one in .secret_key).
+INSECURE_LOCAL = env_bool("DJANGO_INSECURE_LOCAL", default=False)
 
 _INSECURE_DEV_KEY = "django-insecure-remi-dev-only-do-not-use-in-production"
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", _INSECURE_DEV_KEY)
-if not DEBUG and SECRET_KEY == _INSECURE_DEV_KEY:
-    raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off.")
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or _INSECURE_DEV_KEY
 
 # The key every deal of the day's secret is derived from (games/learn/daily.py): HMAC-SHA256 of the day
 # and variant. Keep it as secret as DJANGO_SECRET_KEY; by default it is derived from that key.
 DAILY_SECRET = os.environ.get("DAILY_SECRET", "") or f"remi-daily-key:{SECRET_KEY}"
 
 # AllowedHostsOriginValidator also checks the Origin of WebSocket handshakes against this list.
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
+# Production names its hosts (DJANGO_ALLOWED_HOSTS); a developer's default is this machine's names.
+_LOCAL_HOSTS = "localhost,127.0.0.1,[::1]"
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", f"{_LOCAL_HOSTS},testserver" if DEBUG else _LOCAL_HOSTS if INSECURE_LOCAL else ""
+)
+
+# Session and CSRF cookies only over HTTPS (and the browser id's, accounts/signins.py): on in
+# production, off for a developer (DEBUG) or a machine serving itself (INSECURE_LOCAL).
+# DJANGO_SECURE_COOKIES=1/0 says so either way; production refuses 0 (below).
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", default=not DEBUG and not INSECURE_LOCAL)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+
+def production_problems(
+    *, debug: bool, insecure_local: bool, secret_key: str, allowed_hosts_set: bool, secure_cookies: bool
+) -> list[str]:
+    """What production settings (DEBUG off) lack, one sentence each; empty when nothing.
+
+    A developer's settings (DEBUG on) need none of it. ``insecure_local`` (DJANGO_INSECURE_LOCAL)
+    forgives the allowed hosts and the secure cookies, never the secret key.
+    """
+    if debug:
+        return []
+    problems = []
+    if secret_key == _INSECURE_DEV_KEY:
+        problems.append("Set DJANGO_SECRET_KEY (DJANGO_DEBUG is off: these are production settings).")
+    if not allowed_hosts_set and not insecure_local:
+        problems.append(
+            "Set DJANGO_ALLOWED_HOSTS to the host names the site answers to, comma-separated"
+            " (DJANGO_DEBUG is off: these are production settings; DJANGO_INSECURE_LOCAL=1 serves"
+            " the loopback names alone, as `make run` does)."
+        )
+    if not secure_cookies and not insecure_local:
+        problems.append(
+            "DJANGO_SECURE_COOKIES is off: production sends the session and CSRF cookies over HTTPS"
+            " only (SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE). Unset it, or set"
+            " DJANGO_INSECURE_LOCAL=1 to serve this machine over plain http, as `make run` does."
+        )
+    return problems
+
+
+_problems = production_problems(
+    debug=DEBUG,
+    insecure_local=INSECURE_LOCAL,
+    secret_key=SECRET_KEY,
+    allowed_hosts_set=bool(env_list("DJANGO_ALLOWED_HOSTS", "")),
+    secure_cookies=SESSION_COOKIE_SECURE and CSRF_COOKIE_SECURE,
+)
+if _problems:
+    raise ImproperlyConfigured(
+        " ".join([*_problems, "(A developer's machine asks for a developer's settings: DJANGO_DEBUG=1.)"])
+    )
 
 INSTALLED_APPS = [
     "daphne",  # first, so that `runserver` serves ASGI (WebSockets included)

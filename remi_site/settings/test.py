@@ -6,6 +6,10 @@ defaults that tests want. An environment variable still wins over each of them.
   call the sweep and the beat themselves).
 * A fast password hasher: tests create many users.
 
+Like every setting, DEBUG comes from base, where it is off unless asked for: the test runner asks
+for a developer's settings (``DJANGO_DEBUG=1``, tests/developer_settings.py) before these are
+read, so base's production checks do not apply (pytest-django turns DEBUG off while a test runs).
+
 The servers and workers that tests start in subprocesses run ``remi_site.settings`` (base), with
 what they need set in their environment (tests/live_server.py).
 """

@@ -38,6 +38,11 @@ async function fetchPage(target) {
   keep(data.first, data.frames);
 }
 
+/**
+ * The page's element `id` (replay.html has every one of them).
+ * @param {string} id
+ * @returns {any} an HTMLElement of the kind replay.html makes it: a link, a button…
+ */
 const el = (id) => document.getElementById(id);
 
 function card(c) {
@@ -80,7 +85,9 @@ function render() {
   );
   patch(el("replay-lines"), frame.over ? linesTable(frame.lines) : null);
   renderAnalysis();
-  for (const [id, target] of [["replay-first", 0], ["replay-prev", Math.max(step - 1, 0)], ["replay-next", Math.min(step + 1, last)], ["replay-last", last]]) {
+  /** @type {[string, number][]} */
+  const links = [["replay-first", 0], ["replay-prev", Math.max(step - 1, 0)], ["replay-next", Math.min(step + 1, last)], ["replay-last", last]];
+  for (const [id, target] of links) {
     const link = el(id);
     link.href = `?step=${target}`;
     link.setAttribute("aria-disabled", target === step ? "true" : "false");
@@ -118,7 +125,7 @@ async function go(target) {
     root.setAttribute("aria-busy", "true");
     try {
       await fetchPage(next);
-    } catch (refusal) {
+    } catch (/** @type {any} */ refusal) {
       const text = refusal && refusal.message ? refusal.message : t("The replay could not be loaded.");
       patch(el("replay-move"), h("span", { role: "alert", "data-code": (refusal && refusal.code) || "" }, text));
       return;
@@ -146,7 +153,7 @@ for (const [id, target] of Object.entries(targets)) {
 
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
-  const tag = (event.target && event.target.tagName) || "";
+  const tag = (event.target instanceof Element && event.target.tagName) || "";
   if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
   const keys = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: last };
   if (event.key in keys) {
@@ -218,7 +225,7 @@ if (analysis) {
   if (form) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const token = form.querySelector("input[name=csrfmiddlewaretoken]").value;
+      const token = /** @type {HTMLInputElement} */ (form.querySelector("input[name=csrfmiddlewaretoken]")).value;
       el("analysis-ask").disabled = true;
       refreshAnalysis({ method: "POST", headers: { "X-CSRFToken": token } });
     });

@@ -17,11 +17,11 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import hands, ids, make_rules, meldy_hands
 
 from games.engine import Card, Meld, parse_cards, variant
 from games.engine.melds import read_meld
 from games.engine.rules import Rules
+from tests.engine.strategies import hands, ids, make_rules, meldy_hands
 
 _NUMBER = {rank: n for n, rank in enumerate("23456789TJQK", start=2)}
 _POSITION_RANK = {p: r for p, r in enumerate("A23456789TJQKA", start=1)}

@@ -9,7 +9,6 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from helpers import refused, run
 
 from games.engine import (
     Discard,
@@ -29,6 +28,7 @@ from games.engine import (
     view_for,
 )
 from games.engine.variants.knock108 import declaration, special_hand
+from tests.engine.helpers import refused, run
 
 # Hands that end the deal when the last card named is discarded.
 KNOCK_4 = "2S 3S 4S 5H 6H 7H 9C 9D 9H 4C KD"  # loose 4C after discarding KD

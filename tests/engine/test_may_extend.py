@@ -14,7 +14,6 @@ import itertools
 import random
 
 import pytest
-from strategies import RULE_SETS, choose_move, make_rules
 
 from games.engine import apply_move, legal_moves, new_game
 from games.engine.cards import JOKER, SUITS, Card
@@ -22,6 +21,7 @@ from games.engine.errors import InvalidMeldError
 from games.engine.families import rummy_moves
 from games.engine.melds import Meld, MeldPolicy, extend_meld, may_extend, meld_readings, position_rank
 from tests.effort import THOROUGH, effort
+from tests.engine.strategies import RULE_SETS, choose_move, make_rules
 
 RANKS_HIGH_LOW = [position_rank(p) for p in range(1, 14)]  # A 2 .. K
 POLICIES = {name: make_rules(name, {}).policy for name in ("remik51", "remi", "rummy500", "remik40")}

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import hands, rule_sets
 
 from games.engine import Card, parse_cards, search, variant
 from games.engine.rules import Rules
 from games.engine.search import arrangement_value, best_arrangement, find_opening
 from tests.effort import effort
+from tests.engine.strategies import hands, rule_sets
 
 
 def _texts(melds: object) -> object:

@@ -27,20 +27,6 @@ from typing import Any
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from strategies import (
-    CARD_ID_RE,
-    Playthrough,
-    assert_conserved,
-    card_ids_in,
-    choose_move,
-    garbage_moves,
-    ids,
-    is_composite,
-    odd_moves,
-    plausible_moves,
-    playthroughs,
-    scenario_playthroughs,
-)
 
 from games.engine import (
     Card,
@@ -74,6 +60,20 @@ from games.engine.melds import read_meld
 from games.engine.records import make_record
 from games.engine.rules import family_of
 from games.engine.variants.gin import GinFamily
+from tests.engine.strategies import (
+    CARD_ID_RE,
+    Playthrough,
+    assert_conserved,
+    card_ids_in,
+    choose_move,
+    garbage_moves,
+    ids,
+    is_composite,
+    odd_moves,
+    plausible_moves,
+    playthroughs,
+    scenario_playthroughs,
+)
 from tests.engine.test_gin_deadwood import brute_deadwood as gin_brute_deadwood
 from tests.engine.test_gin_deadwood import brute_with_layoffs as gin_brute_with_layoffs
 from tests.engine.test_knock108_deadwood import brute_deadwood as k108_brute_deadwood

@@ -18,10 +18,17 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from strategies import RULE_SETS, assert_conserved, choose_move, is_composite, make_rules, too_big
 
 from games.engine import GameState, apply_move, legal_moves, new_game, position, variant
 from games.engine.rules import Rules
+from tests.engine.strategies import (
+    RULE_SETS,
+    assert_conserved,
+    choose_move,
+    is_composite,
+    make_rules,
+    too_big,
+)
 
 # --- invariants --------------------------------------------------------------------------------
 

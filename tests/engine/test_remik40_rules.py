@@ -8,7 +8,6 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import brute_force_points, meldy_hands
 
 from games.engine import (
     DrawStock,
@@ -28,6 +27,7 @@ from games.engine.melds import read_meld
 from games.engine.moves import Play, TakeDiscard
 from games.engine.rules import Rules
 from tests.engine.helpers import discard, faces, play, points, refused, run, table_cards, take
+from tests.engine.strategies import brute_force_points, meldy_hands
 
 R40 = variant("remik40")
 

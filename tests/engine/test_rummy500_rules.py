@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import brute_force_points, meldy_hands
 
 from games.engine import (
     DrawStock,
@@ -23,6 +22,7 @@ from games.engine.errors import InvalidMeldError
 from games.engine.moves import TakeDiscard
 from games.engine.rules import Rules
 from tests.engine.helpers import discard, faces, play, points, refused, run, table_cards, take
+from tests.engine.strategies import brute_force_points, meldy_hands
 
 R500 = variant("rummy500")
 

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import RULE_SETS, hands, make_rules
 
 from games.engine import (
     Card,
@@ -42,6 +41,7 @@ from games.engine.search import (
     kept_searches,
     shared_searches,
 )
+from tests.engine.strategies import RULE_SETS, hands, make_rules
 
 
 @st.composite

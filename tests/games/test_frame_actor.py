@@ -3,11 +3,10 @@ marks a stand-in's moves ("bot for Ala: …", issue 14) from it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from games import broadcast, engine, framing, selectors, services
+from games.commits import Committed
 from games.engine.bots import choose_move
 from games.play.models import Match, MoveRecord
 from games.services.moves import standin_turn
@@ -18,9 +17,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def published(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(broadcast, "publish", lambda **kwargs: calls.append(kwargs))
+def published(monkeypatch: pytest.MonkeyPatch) -> list[Committed]:
+    calls: list[Committed] = []
+    monkeypatch.setattr(broadcast, "publish", calls.append)
     return calls
 
 
@@ -34,7 +33,7 @@ def test_a_frame_names_its_actor_and_fits_the_schema() -> None:
 
 
 def test_a_players_move_and_a_stand_ins_turn_are_published_with_their_actor(
-    published: list[dict[str, Any]],
+    published: list[Committed],
 ) -> None:
     players = users(2)
     match = start_match("remik51", {"max_players": 2}, players, b"actor frames")
@@ -47,8 +46,8 @@ def test_a_players_move_and_a_stand_ins_turn_are_published_with_their_actor(
         move=choose_move(engine.view_for(state, mover)),
         expected_version=match.version,
     )
-    assert published[-1]["actor"] == MoveRecord.Actor.PLAYER
-    for frame in broadcast.frames(**{k: v for k, v in published[-1].items() if k != "except_channel"}):
+    assert published[-1].actor == MoveRecord.Actor.PLAYER
+    for frame in broadcast.frames(published[-1]):
         assert frame[1]["actor"] == "player"
         assert_frame(frame[1])
 
@@ -56,4 +55,4 @@ def test_a_players_move_and_a_stand_ins_turn_are_published_with_their_actor(
     before = len(published)
     standin_turn(match=match, state=match.game_state(), rows=selectors.seat_rows(room_id=match.room_id))
     assert len(published) > before
-    assert {call["actor"] for call in published[before:]} == {MoveRecord.Actor.STANDIN}
+    assert {call.actor for call in published[before:]} == {MoveRecord.Actor.STANDIN}

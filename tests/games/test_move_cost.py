@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import broadcast, engine, selectors, services, statements
+from games.commits import Committed
 from games.play.models import Match, MoveRecord, Room, Seat
 
 #: Statements that only open, close or nest a transaction (the test's own atomic block on
@@ -179,10 +180,12 @@ def test_a_bot_seat_gets_no_frame(
         else:
             services.bot_move_play(match_id=match.pk, expected_version=0)
     published = broadcast.frames(
-        match_id=match.pk,
-        state=Match.objects.get(pk=match.pk).game_state(),
-        version=1,
-        seats=selectors.seats_field(selectors.seat_rows(room_id=room.pk)),
+        Committed(
+            match_id=match.pk,
+            state=Match.objects.get(pk=match.pk).game_state(),
+            version=1,
+            seats=selectors.seats_field(selectors.seat_rows(room_id=room.pk)),
+        )
     )
     assert [group for group, _ in published] == [groups[0], groups[2]]
     message = async_to_sync(layer.receive)(channel)

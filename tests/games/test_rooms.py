@@ -4,6 +4,7 @@ from typing import Any
 import pytest
 
 from games import broadcast, engine, selectors, services
+from games.commits import Committed
 from games.play.models import Match, Room, Round, Seat
 from games.shared.errors import (
     AlreadySeatedError,
@@ -128,7 +129,7 @@ def test_starting_a_match_stores_round_one_commitment_and_publishes_no_secret(
     assert first.commitment == engine.commitment(engine.deal_seed(secret, 1))
     assert first.revealed_seed is None
 
-    frames = broadcast.frames(match_id=match.pk, state=state, version=0)
+    frames = broadcast.frames(Committed(match_id=match.pk, state=state, version=0))
     frames.append(("selector", selectors.match_frame_for(match_id=match.pk, user=None)))
     for _group, frame in frames:
         text = json.dumps(frame)

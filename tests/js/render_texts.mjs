@@ -5,7 +5,7 @@
 // site's real catalog (docs/i18n.md, approved texts).
 import { lineDetail } from "../../static/js/table/families/index.js";
 import { noteRules } from "../../static/js/table/notes.js";
-import { describeEvents, describeStandin } from "../../static/js/table/render.js";
+import { describeEvents, describeStandin } from "../../static/js/table/events.js";
 import { catalogLoader, readInput } from "./catalog.mjs";
 
 const { catalogs, cases } = await readInput();

@@ -91,7 +91,7 @@ def test_the_match_pages_rule_ids_are_tags_beside_the_note() -> None:
 def test_the_tables_kinds_of_note_are_the_engines_current_ones() -> None:
     current = (ROOT / "static" / "js" / "table" / "note_kinds.js").read_text()
     assert current == i18n_rules.notes_js(), (
-        "static/js/table/note_kinds.js is stale: DJANGO_SETTINGS_MODULE=remi_site.settings "
+        "static/js/table/note_kinds.js is stale: DJANGO_DEBUG=1 DJANGO_SETTINGS_MODULE=remi_site.settings "
         "python -m games.shared.i18n_rules --notes-js > static/js/table/note_kinds.js"
     )
 

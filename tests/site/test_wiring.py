@@ -1,10 +1,14 @@
 import asyncio
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
+from games import enqueue
 from remi_site import celery_app
 from remi_site.asgi import application
 
@@ -37,3 +41,19 @@ async def test_a_websocket_opened_from_another_site_is_refused() -> None:
     connected, _ = await communicator.connect()
 
     assert not connected
+
+
+def test_every_task_the_services_queue_is_registered_once_django_has_started() -> None:
+    """The services queue tasks by name (games/enqueue.py), never importing ``games.tasks``: a
+    process that has only started Django (a server, not a worker) has every one registered."""
+    code = (
+        "import django; django.setup();"
+        "from celery import current_app; from games import enqueue;"
+        "print(sorted(current_app.tasks[name].name for name in enqueue.NAMES))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "remi_site.settings.test"}
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split("\n")[-2] == str(sorted(enqueue.NAMES))

@@ -27,7 +27,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, selectors
+from games import engine, enqueue, selectors
 from games.engine.analysis import analyse_round
 from games.learn import records
 from games.learn.models import RoundAnalysis
@@ -120,9 +120,7 @@ def analyses_unfinished() -> list[int]:
 
 
 def _queue(analysis_id: int) -> None:
-    from games import tasks
-
-    tasks.round_analyse.delay(analysis_id)
+    enqueue.send(enqueue.ROUND_ANALYSE, analysis_id)
 
 
 def analysis_run(*, analysis_id: int) -> str:

@@ -20,8 +20,11 @@ export class LocalConnection {
     this.onRecord = onRecord;
     this.onBotMove = onBotMove; // ({seat, level, ms}) after each bot move (the benchmark reads it)
     this.onChange = onChange; // (frame) after every frame the table is given
+    /** @type {(frame: any) => void} */
     this.onFrame = () => {};
+    /** @type {(status: string, detail?: string) => void} */
     this.onStatus = () => {};
+    /** @type {(() => void) | null} */
     this.onOpen = null;
     this.pending = null;
     this.botSeat = null; // the bot to move, if any
@@ -110,7 +113,8 @@ export class LocalConnection {
   }
 
   /** Seat messages of a live table (away, back, chat): nothing to say to the bots. */
-  send() {
+  /** @param {object} [_message] the table's message (practice has no seat to take back) */
+  send(_message) {
     return false;
   }
 

@@ -9,10 +9,16 @@ import { h, patch } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { PracticeEngine } from "./engine.js";
 import { LocalConnection } from "./local.js";
+import { keepFiles, markOffline, offerInstall, registerServiceWorker } from "./offline.js";
 
 const config = JSON.parse(document.getElementById("practice-config").textContent);
 const tableUrl = document.getElementById("practice-script").dataset.table;
 const page = document.getElementById("practice");
+/**
+ * The page's element `id` (practice.html has every one of them).
+ * @param {string} id
+ * @returns {any} an HTMLElement of the kind practice.html makes it: a button, a select, a form…
+ */
 const $ = (id) => document.getElementById(id);
 
 const GAME_KEY = "remi.practice.game"; // the record of the game on this device
@@ -36,6 +42,9 @@ function fail(text) {
   box.hidden = false;
   page.dataset.state = "failed";
 }
+
+// The page's install button (offline.js), offered as soon as the browser says it may.
+offerInstall();
 
 // --- the game on this device -------------------------------------------------------------------
 
@@ -82,115 +91,17 @@ function downloadRecord() {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-// --- keeping the files on the device -------------------------------------------------------------
-
-function megabytes(bytes) {
-  return (bytes / 1e6).toFixed(1);
-}
-
-/** Fetch the large files into the browser's cache once, showing how far the download is. */
-async function keepFiles(files) {
-  if (!("caches" in self)) return; // no Cache Storage (an insecure origin): plain HTTP caching
-  const total = files.reduce((sum, file) => sum + file.size, 0);
-  let done = 0;
-  const missing = [];
-  const found = await Promise.all(
-    files.map(async (file) => {
-      const cache = await caches.open(file.cache);
-      return { ...file, cache, kept: Boolean(await cache.match(file.url)) };
-    }),
-  );
-  for (const file of found) {
-    if (file.kept) done += file.size;
-    else missing.push(file);
-  }
-  if (!missing.length) return;
-  const bar = $("practice-progress");
-  const text = $("practice-progress-text");
-  $("practice-download").hidden = false;
-  const show = () => {
-    bar.max = total;
-    bar.value = Math.min(done, total);
-    text.textContent = t("Downloading the engine: %(done)s of %(total)s MB", { done: megabytes(done), total: megabytes(total) });
-  };
-  show();
-  setStep(t("Downloading the engine for offline play (once)…"));
-  for (const file of missing) {
-    const response = await fetch(file.url, { cache: "no-cache" });
-    if (!response.ok || !response.body) throw new Error(`${file.url}: ${response.status}`);
-    const reader = response.body.getReader();
-    const chunks = [];
-    let got = 0;
-    for (;;) {
-      const { done: finished, value } = await reader.read();
-      if (finished) break;
-      chunks.push(value);
-      got += value.length;
-      done += value.length;
-      show();
-    }
-    done += Math.max(0, file.size - got);
-    const type = response.headers.get("Content-Type") || "application/octet-stream";
-    await file.cache.put(file.url, new Response(new Blob(chunks, { type }), { headers: { "Content-Type": type } }));
-    show();
-  }
-  timings.downloaded = performance.now();
-}
-
-async function registerServiceWorker() {
-  if (!("serviceWorker" in navigator)) return null;
-  try {
-    await navigator.serviceWorker.register(config.sw, { scope: config.scope });
-    return await navigator.serviceWorker.ready;
-  } catch {
-    return null; // practice still plays while online
-  }
-}
-
-/** Say so once the page, the engine and the bots are all on the device. */
-async function markOffline(registration) {
-  if (!registration || !("caches" in self)) return;
-  if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) => {
-      navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
-      setTimeout(resolve, 10000);
-    });
-  }
-  for (const file of config.downloads) {
-    if (!(await caches.match(file.url))) return;
-  }
-  const kept = await caches.open(config.caches.app);
-  for (const url of config.precache) {
-    if (!(await kept.match(url, { ignoreVary: true }))) return;
-  }
-  $("practice-offline").hidden = false;
-  page.dataset.offline = "ready";
-}
-
-let installPrompt = null;
-window.addEventListener("beforeinstallprompt", (event) => {
-  event.preventDefault();
-  installPrompt = event;
-  $("practice-install").hidden = false;
-});
-$("practice-install").addEventListener("click", async () => {
-  if (!installPrompt) return;
-  installPrompt.prompt();
-  await installPrompt.userChoice.catch(() => null);
-  installPrompt = null;
-  $("practice-install").hidden = true;
-});
-
 // --- choosing a game -----------------------------------------------------------------------------
 
 const variantSelect = $("practice-variant");
 
+/** @param {string} variant */
 function fieldsetOf(variant) {
-  return document.querySelector(`fieldset.practice-variant[data-variant="${CSS.escape(variant)}"]`);
+  return /** @type {HTMLFieldSetElement} */ (document.querySelector(`fieldset.practice-variant[data-variant="${CSS.escape(variant)}"]`));
 }
 
 function showVariant() {
-  for (const set of document.querySelectorAll("fieldset.practice-variant")) {
+  for (const set of /** @type {NodeListOf<HTMLFieldSetElement>} */ (document.querySelectorAll("fieldset.practice-variant"))) {
     const on = set.dataset.variant === variantSelect.value;
     set.hidden = !on;
     set.disabled = !on;
@@ -201,7 +112,7 @@ function showVariant() {
 /** Only as many bot levels as there are bots. */
 function showLevels() {
   const set = fieldsetOf(variantSelect.value);
-  const seats = Number(set.querySelector("[data-seats]").value) || 2;
+  const seats = Number(/** @type {HTMLInputElement} */ (set.querySelector("[data-seats]")).value) || 2;
   for (const select of set.querySelectorAll("[data-level]")) {
     const field = select.closest(".field") || select.parentElement;
     field.hidden = Number(select.dataset.level) >= seats;
@@ -218,9 +129,10 @@ function readSetup() {
   const variant = variantSelect.value;
   const set = fieldsetOf(variant);
   const specs = Object.fromEntries((config.specs[variant] || []).map((spec) => [spec.name, spec]));
-  const seats = Number(set.querySelector("[data-seats]").value);
+  const seats = Number(/** @type {HTMLInputElement} */ (set.querySelector("[data-seats]")).value);
+  /** @type {Record<string, unknown>} */
   const options = {};
-  for (const input of set.querySelectorAll("[data-option]")) {
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (set.querySelectorAll("[data-option]"))) {
     const spec = specs[input.dataset.option];
     if (!spec) continue;
     let value;
@@ -234,7 +146,7 @@ function readSetup() {
   const levels = [null];
   const names = [config.player];
   for (let seat = 1; seat < seats; seat += 1) {
-    const select = set.querySelector(`[data-level="${seat}"]`);
+    const select = /** @type {HTMLSelectElement | null} */ (set.querySelector(`[data-level="${seat}"]`));
     levels.push(select ? select.value : "normal");
     names.push(config.bot_name.replace("%(number)s", String(seat + 1)));
   }
@@ -427,14 +339,14 @@ async function boot() {
   const start = () => state.engine.init(config.index_url, config.archive_url, place);
   // With a snapshot kept, the engine is restored while the files are checked; otherwise it
   // starts once they are on the device (it would fetch them again while they download).
-  const registration = registerServiceWorker();
+  const registration = registerServiceWorker(config);
   const started = (await hasSnapshot(place)) ? start() : null;
   started?.catch(() => {}); // its failure is told below, once the files are known to be there
   try {
-    await keepFiles(config.downloads);
+    await keepFiles(config.downloads, setStep, timings);
   } catch (error) {
     if (!navigator.onLine) fail(t("The engine is not on this device yet: open this page once while online."));
-    else fail(t("The engine could not be downloaded: %(error)s", { error: String(error.message || error) }));
+    else fail(t("The engine could not be downloaded: %(error)s", { error: String(/** @type {Error} */ (error).message || error) }));
     return;
   }
   $("practice-download").hidden = true;
@@ -442,12 +354,12 @@ async function boot() {
   try {
     timings.engine = await (started || start());
   } catch (error) {
-    fail(t("The engine could not start: %(error)s", { error: String(error.message || error) }));
+    fail(t("The engine could not start: %(error)s", { error: String(/** @type {Error} */ (error).message || error) }));
     return;
   }
   if (Object.keys(config.messages).length) await state.engine.call("language", config.messages);
   timings.engineReady = performance.now();
-  registration.then(markOffline);
+  registration.then((done) => markOffline(done, config));
   const saved = loadRecord();
   if (saved) {
     const answer = await state.engine.call("resume", saved);

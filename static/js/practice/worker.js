@@ -128,7 +128,7 @@ self.onmessage = async (event) => {
       let kept;
       try {
         kept = keep();
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         kept = Promise.resolve({ kept: false, error: String(error && error.message ? error.message : error) });
       }
       kept.then((done) => self.postMessage({ snapshotKept: done }));
@@ -140,7 +140,7 @@ self.onmessage = async (event) => {
       const text = practice(call, JSON.stringify(args === undefined ? null : args));
       self.postMessage({ id, answer: JSON.parse(text) });
     }
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     self.postMessage({ id, failed: String(error && error.message ? error.message : error) });
   }
 };

@@ -20,8 +20,11 @@ function csrfToken() {
 
 class PuzzleConnection {
   constructor() {
+    /** @type {(frame: any) => void} */
     this.onFrame = () => {};
+    /** @type {(status: string, detail?: string) => void} */
     this.onStatus = () => {};
+    /** @type {(() => void) | null} */
     this.onOpen = null;
     this.pending = null;
     this.done = false;

@@ -14,7 +14,7 @@ const NO_RETRY = { 4401: t("not logged in"), 4404: t("no such match") };
 export class MatchConnection {
   /**
    * @param {string} url ws(s)://host/ws/match/<id>/
-   * @param {{onFrame: Function, onStatus: Function}} handlers
+   * @param {{onFrame: Function, onStatus: Function, onOpen?: Function | null}} handlers
    *   onFrame(frame) gets every parsed frame (state, error, ack);
    *   onStatus(status, detail) gets "connecting" | "live" | "reconnecting" | "closed".
    */

@@ -47,7 +47,8 @@ export function installDrag(root, { drop, accepts = () => true }) {
 
   root.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || press) return;
-    const el = event.target instanceof Element ? event.target.closest("[data-drag]") : null;
+    // A card (a button, or an image of one) that may be dragged.
+    const el = event.target instanceof Element ? /** @type {HTMLButtonElement | null} */ (event.target.closest("[data-drag]")) : null;
     if (!el || el.disabled || !root.contains(el)) return;
     press = { id: event.pointerId, x: event.clientX, y: event.clientY, el, payload: el.dataset.drag, ghost: null, over: null };
   });

@@ -5,7 +5,7 @@
 
 import { h } from "../dom.js";
 import { t, tn } from "../i18n.js";
-import { roundWord, turnText } from "./families/index.js";
+import { roundWord, seatOut, turnText } from "./families/index.js";
 import { seatInfo, seatStateText, timerText } from "./render.js";
 import { button, seatName } from "./widgets.js";
 
@@ -64,7 +64,7 @@ export function renderSeats(model, f) {
       const state = info ? (info.kind === "bot" ? "bot" : info.state) : "";
       const text = seatStateText(model, view, seat);
       const toMove = seat === view.turn && !f.over;
-      const out = f.family === "knock" && !view.in_game[seat];
+      const out = seatOut(f, seat);
       return h("li", {
         class: `strip-seat${toMove ? " to-move" : ""}${seat === view.seat ? " me" : ""}${out ? " out" : ""}${state ? ` state-${state}` : ""}`,
         "aria-current": toMove ? "true" : null,

@@ -18,7 +18,7 @@ function compiled() {
     const own = (english) => english.replace(/\{\w+\}/g, "").length;
     const kinds = Object.entries(KINDS).sort((a, b) => own(b[1][0]) - own(a[1][0]));
     patterns = kinds.map(([code, [english]]) => {
-      const source = english
+      const source = /** @type {string} */ (english)
         .split(/\{(\w+)\}/)
         .map((part, index) => (index % 2 === 0 ? escape(part) : TEXT_FIELDS.has(part) ? `(?<${part}>.+?)` : `(?<${part}>[+-]?\\d+)`))
         .join("");

@@ -4,7 +4,26 @@ import { cardFace, cardName, parseCard } from "./cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
-/** A card. Interactive when `onclick` is given (a button), otherwise an image with a name. */
+/**
+ * @typedef {object} CardOptions
+ * @property {(() => void) | null} [onclick] a button when given
+ * @property {string} [key] the button's data-key (default "card:<text>")
+ * @property {boolean} [pressed]
+ * @property {string | null} [note] a word under the card ("new", "taken"…)
+ * @property {string} [classes]
+ * @property {string} [label] what it is called (default: the card's name)
+ * @property {boolean} [disabled]
+ * @property {string | null} [drag] the payload when it is dragged (drag.js)
+ * @property {string | null} [drop] the target it is when something is dropped on it
+ * @property {boolean} [consumed]
+ */
+
+/**
+ * A card. Interactive when `onclick` is given (a button), otherwise an image with a name.
+ * @param {string} text
+ * @param {CardOptions} [options]
+ * @returns {HTMLElement}
+ */
 export function cardEl(text, options = {}) {
   const { onclick, key, pressed, note, classes = "", label, disabled, drag, drop } = options;
   const face = cardFace(text);
@@ -29,6 +48,7 @@ export function cardEl(text, options = {}) {
       : null,
     note ? h("span", { class: "card-note", "aria-hidden": "true" }, note) : null,
   ];
+  /** @type {Record<string, string>} */
   const data = { card: card ? card.text : text };
   if (drag) data.drag = drag;
   if (drop) data.drop = drop;
@@ -50,12 +70,24 @@ export function cardEl(text, options = {}) {
   return h("span", { class: cls, role: "img", "aria-label": name, dataset: data }, body);
 }
 
-/** A row of small face-up cards (not interactive). */
+/**
+ * A row of small face-up cards (not interactive).
+ * @param {string[]} cards
+ * @param {{label?: string, classes?: string}} [options]
+ */
 export function cardRow(cards, { label, classes = "" } = {}) {
   return h("span", { class: `card-row ${classes}`.trim(), role: "group", "aria-label": label || null },
     cards.map((c) => cardEl(c)));
 }
 
+/**
+ * A button of the table.
+ * @param {any} label its text or its elements
+ * @param {((event: Event) => void) | null} onclick
+ * @param {{key?: string, disabled?: boolean, cls?: string, title?: string | null, ariaLabel?: string | null,
+ *   ariaExpanded?: boolean, controls?: string}} [options]
+ * @returns {HTMLElement}
+ */
 export function button(label, onclick, { key, disabled, cls = "", title, ariaLabel, ariaExpanded, controls } = {}) {
   return h(
     "button",

@@ -6,11 +6,46 @@ import { cardName } from "../cards.js";
 import { h } from "../../dom.js";
 import { meldKind, t, tn } from "../../i18n.js";
 import { noteRules, noteText } from "../notes.js";
-import { cardEl, cardRow, seatName, signed } from "../widgets.js";
+import { button, cardEl, cardRow, seatName, signed } from "../widgets.js";
 import { cap, faces, footRow, knockedTitle, upperFirst, who } from "./common.js";
 
+/** @type {Family} */
 export const gin = {
+  name: "gin",
+  // A take is a move of its own; melds for a knock may be arranged by hand (the engine lays the
+  // best ones when none are given).
+  takeAlone: true,
+  knockMelds: true,
+  laysAll: false,
   roundWord: () => t("Deal"),
+  step: (view) => view.gin.step,
+  isOut: () => false,
+  pileLabel: () => t("Face-up pile"),
+  totalTitle: () => t("total"),
+  totalLabel: () => t("Total"),
+  bestMelds: (f) => Boolean(f.you && f.you.best_melds && f.you.best_melds.length),
+
+  hint(f, step) {
+    const { view, moves } = f;
+    if (step === "offer") return t("Take the up-card into your hand, or pass.");
+    if (step === "reply") return t("Select cards to add to a table meld or make a new meld, then lay down; press Done when you have finished.");
+    if (view.phase === "draw") return moves.includes("take") ? t("Draw from the stock, or take the top face-up card.") : t("Draw from the stock.");
+    if (moves.includes("knock")) {
+      return t("Select one card to discard, or knock: with the selected card, or with the best discard chosen for you. To lay melds of your choice, make them first.");
+    }
+    return t("Select one card to discard.");
+  },
+
+  knockControls(f, act, one, _discardable, draft) {
+    const you = /** @type {You} */ (f.you);
+    const ok = one !== null && (you.knock_discards || []).includes(one);
+    return [
+      button(t("Knock, discarding selected"), () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok }),
+      button(you.deadwood === 0 ? t("Go gin") : t("Knock with %(n)s", { n: you.deadwood }), () => act.knock(null),
+        { key: "knock-best", cls: "primary", disabled: !f.canAct || !(you.knock_discards || []).length || draft.melds.length > 0,
+          title: t("The best discard and melds are chosen for you") }),
+    ];
+  },
 
   turnText(f, name) {
     const { view, moves } = f;

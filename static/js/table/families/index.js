@@ -1,7 +1,9 @@
 // What differs between the rule families on the table, one module per family as in the engine
-// (games/engine/families/): rummy.js (the rummy cycle: remik51, remik40, remi, rummy500), gin.js
-// (gin, oklahoma), knock108.js. The family is read only from the view's own blocks; this module
-// picks the family's module and keeps the words every family shares.
+// (games/engine/families/, named as there: `rummy`, `gin`, `knock108`): rummy.js (the rummy
+// cycle: remik51, remik40, remi, rummy500), gin.js (gin, oklahoma), knock108.js. The family is
+// read only from the view's own blocks; this module picks the family's module and keeps the words
+// every family shares. Every difference between the families lives in these modules: the rest of
+// the table asks them (never `family === …`).
 //
 // Nothing here decides a rule: the texts describe what the view says, the buttons send what the
 // `you` hints list, and the server answers.
@@ -17,15 +19,25 @@ import { ROW_VARIANTS, rummy } from "./rummy.js";
 
 export { declaredName };
 
-/** The family's key, as the page's CSS and tests name it: "cycle", "gin" or "knock". */
+/**
+ * The family's name, the engine's (`Rules.family`: games/engine/families/): "rummy", "gin" or
+ * "knock108".
+ * @param {View} view
+ * @returns {FamilyName}
+ */
 export function familyOf(view) {
   if (view.gin) return "gin";
-  if (view.stakes && view.stage) return "knock";
-  return "cycle";
+  if (view.stakes && view.stage) return "knock108";
+  return "rummy";
 }
 
-const FAMILIES = { cycle: rummy, gin, knock: knock108 };
+/** @type {Record<FamilyName, Family>} */
+const FAMILIES = { rummy, gin, knock108 };
 
+/**
+ * @param {FamilyName} family
+ * @returns {Family}
+ */
 function of(family) {
   return FAMILIES[family] || rummy;
 }
@@ -34,9 +46,90 @@ export function isRow(view) {
   return ROW_VARIANTS.has(view.variant);
 }
 
-/** In the gin family and Knock-108 a take is a move of its own (no play goes with it). */
+/**
+ * In the gin family and Knock-108 a take is a move of its own (no play goes with it).
+ * @param {FamilyName} family
+ */
 export function takeAlone(family) {
-  return family !== "cycle";
+  return of(family).takeAlone;
+}
+
+/**
+ * Melds may be arranged by hand for a knock (the gin family: the engine lays the best ones when
+ * none are given).
+ * @param {FamilyName} family
+ * @param {string[]} moves
+ */
+export function arrangesKnock(family, moves) {
+  return of(family).knockMelds && moves.includes("knock");
+}
+
+/**
+ * Whether the rack's "Lay down all" button is there (the rummy cycle, whose melds are laid
+ * during the turn).
+ * @param {FamilyName} family
+ */
+export function laysAll(family) {
+  return of(family).laysAll;
+}
+
+/**
+ * The step of the deal the family's view names (the gin family's `gin.step`, Knock-108's
+ * `stage`), or null.
+ * @param {Facts} f
+ * @returns {string | null}
+ */
+export function turnStep(f) {
+  return of(f.family).step(f.view);
+}
+
+/**
+ * Whether `seat` is out of the game (Knock-108).
+ * @param {Facts} f
+ * @param {number} seat
+ */
+export function seatOut(f, seat) {
+  return of(f.family).isOut(f.view, seat);
+}
+
+/**
+ * The face-up pile's label (the discard row's is the table's).
+ * @param {FamilyName} family
+ */
+export function pileLabel(family) {
+  return of(family).pileLabel();
+}
+
+/**
+ * The seat's hint line on its own turn, where the family has its own (undefined: the shared one).
+ * @param {Facts} f
+ * @param {string | null} step
+ * @returns {string | undefined}
+ */
+export function familyHint(f, step) {
+  return of(f.family).hint(f, step);
+}
+
+/**
+ * The family's knock buttons (the gin family's knock and gin, Knock-108's knock), beside the
+ * discard button.
+ * @param {Facts} f
+ * @param {Actions} act
+ * @param {string | null} one the one selected card in hand
+ * @param {Set<string>} discardable the faces the seat may discard
+ * @param {Draft} draft the move being built
+ * @returns {HTMLElement[]}
+ */
+export function knockControls(f, act, one, discardable, draft) {
+  return of(f.family).knockControls(f, act, one, discardable, draft);
+}
+
+/**
+ * Whether the "Use best melds" button is offered (the gin family: the view's `best_melds`).
+ * @param {Facts} f
+ */
+export function offersBestMelds(f) {
+  return of(f.family).bestMelds(f);
 }
 
 export function turnText(f) {
@@ -58,8 +151,20 @@ export function playerBadges(f, seat) {
   return of(f.family).badges(f, seat);
 }
 
+/**
+ * The title of a seat's total in the players list.
+ * @param {FamilyName} family
+ */
 export function totalTitle(family) {
-  return family === "knock" ? t("record (minus points)") : t("total");
+  return of(family).totalTitle();
+}
+
+/**
+ * The scores table's row of totals: "Total", or Knock-108's "Record".
+ * @param {FamilyName} family
+ */
+export function totalLabel(family) {
+  return of(family).totalLabel();
 }
 
 /** The seat's own facts: deadwood and knock options (gin), loose points and buy-back (Knock-108). */

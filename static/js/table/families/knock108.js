@@ -2,15 +2,49 @@
 // (the pool and the chip ledger), `knock`, `buy_back`, `in_game`, `last_deal`; `you` carries
 // `loose_points` and a `knock` hint.
 
-import { cardName, cardShort } from "../cards.js";
+import { cardName, cardShort, faceOf } from "../cards.js";
 import { h } from "../../dom.js";
 import { t, tn } from "../../i18n.js";
-import { cardRow, seatName, signed } from "../widgets.js";
+import { button, cardRow, seatName, signed } from "../widgets.js";
 import { cap, declaredName, faces, footRow, knockedTitle, who } from "./common.js";
 import { placedLabel } from "./gin.js";
 
+/** @type {Family} */
 export const knock108 = {
+  name: "knock108",
+  // A take is a move of its own; a knock lays the best melds (none are arranged by hand).
+  takeAlone: true,
+  knockMelds: false,
+  laysAll: false,
   roundWord: () => t("Deal"),
+  step: (view) => view.stage,
+  isOut: (view, seat) => !view.in_game[seat],
+  pileLabel: () => t("Discard pile"),
+  totalTitle: () => t("record (minus points)"),
+  totalLabel: () => t("Record"),
+  bestMelds: () => false,
+
+  hint(f, step) {
+    const { view, moves } = f;
+    if (step === "buy_back") return t("Buy back in, or stay out.");
+    if (view.phase === "draw") {
+      const take = moves.includes("take") ? t("Draw from the stock, or take the top discard") : t("Draw from the stock");
+      return step === "exchange" ? t("%(what)s, then discard; or pass.", { what: take }) : `${take}.`;
+    }
+    return moves.includes("knock") ? t("Select one card to discard, or knock to end the deal.") : t("Select one card to discard.");
+  },
+
+  knockControls(f, act, one, discardable) {
+    const you = /** @type {You} */ (f.you);
+    const ok = Boolean(you.knock) && one !== null && discardable.has(faceOf(one));
+    const out = [button(t("Knock, discarding selected"), () => act.knock(one), { key: "knock", disabled: !f.canAct || !ok })];
+    if (you.knock) {
+      const card = you.knock.card;
+      out.push(button(t("Knock: discard %(card)s", { card: cardShort(card) }), () => act.knock(card),
+        { key: "knock-best", cls: "primary", disabled: !f.canAct, title: t("End the deal: discard %(card)s", { card: cardName(card, "acc") }) }));
+    }
+    return out;
+  },
 
   turnText(f, name) {
     const { view, moves } = f;

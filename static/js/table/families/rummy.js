@@ -10,8 +10,30 @@ import { footRow } from "./common.js";
 /** Variants whose discards form a row a player may reach into (the rest: only the top card). */
 export const ROW_VARIANTS = new Set(["remi", "rummy500"]);
 
+/** @type {Family} */
 export const rummy = {
+  name: "rummy",
+  // A take comes with the play that uses the taken card; the rack's "Lay down all" lays melds
+  // during the turn.
+  takeAlone: false,
+  knockMelds: false,
+  laysAll: true,
   roundWord: () => t("Round"),
+  step: () => null,
+  isOut: () => false,
+  pileLabel: () => t("Discard pile"),
+  totalTitle: () => t("total"),
+  totalLabel: () => t("Total"),
+  bestMelds: () => false,
+  knockControls: () => [],
+
+  hint(f) {
+    const { view, moves } = f;
+    if (f.taking) return t("Select cards (the taken one included) and make a new meld, then take and lay down.");
+    if (view.phase === "draw") return moves.includes("take") ? t("Draw from the stock, or pick a discard to take.") : t("Draw from the stock.");
+    if (moves.includes("play")) return t("Select cards to make melds, add to table melds or swap a joker; select one card to discard.");
+    return t("Select one card to discard.");
+  },
 
   turnText(f, name) {
     const { view, moves } = f;
