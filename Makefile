@@ -115,7 +115,7 @@ tsc: npm ## The JSDoc type check of static/js (tsc --noEmit; skipped without npm
 	else echo "TypeScript not installed (npm not found): the JavaScript's types are not checked; install npm and run make lint again."; fi
 
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).
-BROWSER_MODULES := games/shared/errors.py games/protocol.py games/framing.py games/rack.py games/shared/messages.py games/practice/game.py
+BROWSER_MODULES := games/shared/errors.py games/play/protocol.py games/play/framing.py games/play/rack.py games/shared/messages.py games/practice/game.py
 
 # django-stubs reads the test runner's settings, a developer's (DEBUG on: tests/developer_settings.py).
 typecheck: export DJANGO_DEBUG ?= 1

@@ -4,7 +4,7 @@ One socket watches one match, at ``ws/match/<match_id>/``, or at ``ws/rooms/<roo
 room's current (latest) match, fixed when the socket connects (see docs/protocol.md):
 
 * On connect the socket joins exactly one audience group (its user's seat, or the spectators),
-  in its process's fanout (games/fanout.py), and gets a full state frame. What a frame may show
+  in its process's fanout (games/play/fanout.py), and gets a full state frame. What a frame may show
   was decided by ``engine.view_for`` when it was built (in ``selectors`` or ``broadcast``); this
   consumer only forwards frames.
 * A command (``protocol.decode_command``) goes to ``services.move_submit``. An accepted move gets
@@ -50,10 +50,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from games import broadcast, fanout, limits, protocol, selectors, servers, services
 from games.chat import selectors as chat_selectors
+from games.chat import services as chat_services
 from games.engine import IllegalMoveError
-from games.limits import MessageLimiter, RateLimitedError, TokenBucket
+from games.play import broadcast, fanout, limits, protocol, selectors, servers, services
+from games.play.limits import MessageLimiter, RateLimitedError, TokenBucket
 from games.shared.errors import GameError, MatchNotFoundError, StaleVersionError
 from games.shared.i18n_errors import language_for_scope, localize_error_frame
 
@@ -115,7 +116,7 @@ class DirectDispatchMixin:
 
 
 class AccountLimitsMixin:
-    """The limits of games/limits.py for a consumer (docs/protocol.md, "Limits").
+    """The limits of games/play/limits.py for a consumer (docs/protocol.md, "Limits").
 
     ``_open_for_account`` when a logged-in user's socket connects: at most
     ``WS_MAX_SOCKETS_PER_ACCOUNT`` open over every server process (False: refuse it with 4409),
@@ -451,19 +452,19 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
             if command.type == "chat":
                 if self.account_id is not None and not limits.CHAT.take(self.account_id, now=monotonic()):
                     raise limits.CHAT.error(self.account_id)
-                await database_sync_to_async(services.chat_post)(
+                await database_sync_to_async(chat_services.chat_post)(
                     match_id=self.match_id, user=user, text=command.text
                 )
             elif command.type == "chat_delete":
-                await database_sync_to_async(services.chat_delete)(
+                await database_sync_to_async(chat_services.chat_delete)(
                     message_ids=[command.message], user=user, match_id=self.match_id
                 )
             elif command.type == "chat_mute":
-                await database_sync_to_async(services.chat_mute)(
+                await database_sync_to_async(chat_services.chat_mute)(
                     user=user, name=command.name, mute=command.on
                 )
             elif command.type == "chat_report":
-                await database_sync_to_async(services.chat_report)(
+                await database_sync_to_async(chat_services.chat_report)(
                     match_id=self.match_id, user=user, message_id=command.message, reason=command.reason
                 )
                 await self.send_json(protocol.chat_reported_frame(command.message, request_id))

@@ -13,7 +13,8 @@ from datetime import datetime
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from games import offload, services
+from games.learn.services import analysis as analysis_services
+from games.play import offload, services
 from games.shared.errors import MatchNotFoundError, NotBotTurnError, RoundPauseError, StaleVersionError
 
 _TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -95,15 +96,15 @@ def resume_tables() -> int:
 def round_analyse(analysis_id: int) -> str:
     """Compute the analysis of a finished round asked for on its replay (``services.analysis_run``):
     ``done``, ``already`` (a duplicate) or ``gone``. Under the embedded worker, in a child
-    process of the server (``games.offload.background``)."""
-    return offload.background(services.analysis_run, analysis_id=analysis_id)
+    process of the server (``games.play.offload.background``)."""
+    return offload.background(analysis_services.analysis_run, analysis_id=analysis_id)
 
 
 @shared_task(**_TASK_OPTIONS)
 def analyses_resume() -> int:
     """Queue again every analysis a stopped worker left unfinished (``services.analyses_unfinished``;
     a worker's start). Returns how many."""
-    unfinished = services.analyses_unfinished()
+    unfinished = analysis_services.analyses_unfinished()
     for analysis_id in unfinished:
         round_analyse.apply_async((analysis_id,))
     return len(unfinished)

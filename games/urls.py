@@ -1,9 +1,9 @@
 from django.urls import path
 
 from games.learn.views import daily, history, puzzles
+from games.play.views import rooms, site, table
 from games.practice import views as practice
 from games.ranked import views as ranked
-from games.views import rooms, site, table
 
 urlpatterns = [
     path("", rooms.home, name="home"),

@@ -112,7 +112,7 @@ def _cookie(user: Any) -> str:
 
 
 def setup_bot_tables(args: argparse.Namespace) -> list[BotPlan]:
-    from games import services
+    from games.play import services
 
     plans = []
     for table in range(args.bot_tables):
@@ -138,8 +138,9 @@ def setup_analysis(args: argparse.Namespace) -> tuple[int, tuple[tuple[str, tupl
     each); the analysis URL of every round, per account (each asks for its own seat)."""
     from django.conf import settings
 
-    from games import engine, services
+    from games import engine
     from games.engine.bots import choose_move
+    from games.play import services
     from games.play.models import Match
 
     settings.ROUND_PAUSE_SECONDS = 0  # this setup plays the rounds one after another
@@ -397,7 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots = setup_bot_tables(args)
     analysis_room, analysts = setup_analysis(args)
     heavy = Heavy(args.url, drawing_record(args.replay_moves), args.replayers, analysts, cookie_name)
-    from games import services
+    from games.play import services
 
     try:
         quiet, quiet_bots = asyncio.run(phase(plans, bots, cookie_name, args))

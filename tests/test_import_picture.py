@@ -3,7 +3,7 @@
 import-linter's contracts (pyproject.toml, ``make lint``) keep the engine pure, keep the site on
 the engine's public surface and keep ``games`` and ``accounts`` out of ``remi_site``. What they
 cannot say is checked here: no import cycle inside ``games`` (the services queue tasks and the
-tasks call the services, but the services queue them by name through ``games.enqueue`` and never
+tasks call the services, but the services queue them by name through ``games.shared.enqueue`` and never
 import ``games.tasks``), and none inside the rules engine.
 """
 

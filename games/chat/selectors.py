@@ -11,7 +11,7 @@ from django.db.models import Subquery
 
 from games.chat.models import ChatMessage, ChatMute
 from games.play.models import Match, Seat
-from games.selectors import audience_for, rematch_frame_for
+from games.play.selectors import audience_for, rematch_frame_for
 from games.shared.errors import epoch_ms
 
 

@@ -1,6 +1,6 @@
 """A room's chat (docs/protocol.md, "Chat"): lines, mutes, reports and staff deletes.
 
-Everyone who may watch a match of the room (``games.selectors.audience_for``: in a private room only
+Everyone who may watch a match of the room (``games.play.selectors.audience_for``: in a private room only
 its owner and seated players) may read and write its chat. A line is cleaned (``chat_clean``:
 composed (NFC), control and direction-override characters become spaces, runs of spaces one,
 trimmed) and must then hold 1 to ``ChatMessage.MAX_LENGTH`` characters, with at most
@@ -24,10 +24,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import broadcast, protocol
 from games.chat import selectors
 from games.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
-from games.services.core import on_commit
+from games.play import broadcast, protocol
+from games.play.services.core import on_commit
 from games.shared.errors import (
     ChatEmptyError,
     ChatMessageNotFoundError,

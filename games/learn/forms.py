@@ -9,7 +9,8 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import engine, protocol
+from games import engine
+from games.play import protocol
 from games.play.models import Match, Seat
 
 

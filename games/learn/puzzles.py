@@ -50,7 +50,7 @@ from games import engine
 from games.engine import Card, Discard, Exchange, GameState, IllegalMoveError, Knock, Move, Play
 from games.engine.analysis import Alternative, Evaluation, evaluate, move_key
 from games.engine.bots import candidate_moves, choose_move
-from games.rack import read_move
+from games.play.rack import read_move
 
 #: Every kind of puzzle, in the order the site lists them.
 KINDS = ("opening", "joker", "knock", "discard")
@@ -185,7 +185,7 @@ def check(
     """Does ``move_json`` (the wire's move JSON) solve the puzzle? ``{"correct", "code",
     "message", "explanation", "move"}``: ``code`` is ``solved``, one of :data:`RESULT_CODES`, or the
     engine's refusal code (``opening_too_low``, ``opening_needs_run``, ...); ``move`` is the answer
-    as read (``games.rack.read_move``); a refusal in :data:`UNREADABLE` has ``unreadable`` set.
+    as read (``games.play.rack.read_move``); a refusal in :data:`UNREADABLE` has ``unreadable`` set.
     ``expected``: the stored answer, which the ``knock`` kind compares with (the evaluator's
     choice)."""
     if kind not in KINDS:
@@ -196,7 +196,7 @@ def check(
         move = engine.move_from_json(move_json)
     except (engine.MalformedMoveError, ValueError, KeyError, TypeError) as error:
         return {"correct": False, "code": MALFORMED, "message": str(error), "explanation": None}
-    # The answer is read as the table's rack reads a block (games.rack.read_move): a run in the
+    # The answer is read as the table's rack reads a block (games.play.rack.read_move): a run in the
     # order its cards were selected, a joker left on "★ = auto" declared as its place says.
     move = read_move(state.rules, move)
     try:
@@ -342,7 +342,7 @@ def sorted_blocks(hand: Sequence[Card], mode: str) -> list[list[Card]]:
 
 def trivially_open(state: GameState, seat: int) -> bool:
     """Would one sort button and "Lay down everything" open? The button lays every block of three
-    or more that the engine reads as a meld (games.rack, RMI-UI-6); the engine says if it opens."""
+    or more that the engine reads as a meld (games.play.rack, RMI-UI-6); the engine says if it opens."""
     rules = state.rules
     for mode in ("runs", "sets"):
         melds = []

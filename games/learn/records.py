@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
-from games import engine, selectors
+from games import engine
 from games.engine import (
     RECORD_FORMAT,
     Discard,
@@ -23,6 +23,7 @@ from games.engine import (
     move_text,
     seed_book,
 )
+from games.play import selectors
 from games.play.models import Match, MoveRecord, Round, ScoreLine
 from games.shared.card_labels import card_label
 from games.shared.errors import DailySealedError, ReplayTooLongError

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.db.models import Value
 
-from games import engine, framing
+from games import engine
+from games.play import framing
 from games.ranked import ratings
 
 

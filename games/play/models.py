@@ -2,7 +2,7 @@
 
 A match's authoritative state is the engine's ``state_to_json`` document in ``Match.state`` with the
 secret taken out: the secret lives only in ``Match.secret``, which no frame, view or admin page
-shows. Only ``games.services`` writes these rows; ``games.selectors`` reads them.
+shows. Only ``games.play.services`` writes these rows; ``games.play.selectors`` reads them.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class Seat(models.Model):
 class ServerProcess(models.Model):
     """A server process that holds sockets (a daphne process), alive while it beats.
 
-    Each one writes ``beat`` every ``SERVER_HEARTBEAT_SECONDS`` (``games.servers``). One that has
+    Each one writes ``beat`` every ``SERVER_HEARTBEAT_SECONDS`` (``games.play.servers``). One that has
     not beaten for ``SERVER_GONE_AFTER_SECONDS`` is gone (killed hard, its machine lost): the
     sweep closes the sockets it held (``services.servers_gone``), so that their seats go offline
     and then away as if their players had closed the tab.

@@ -49,11 +49,12 @@ BUILD_DIR = ROOT / "build" / "practice"
 #: an import contract of ``pyproject.toml`` and ``tests/practice`` check.
 BROWSER_MODULES = (
     "games/__init__.py",
+    "games/play/__init__.py",
     "games/shared/__init__.py",
     "games/shared/errors.py",
-    "games/protocol.py",
-    "games/framing.py",
-    "games/rack.py",
+    "games/play/protocol.py",
+    "games/play/framing.py",
+    "games/play/rack.py",
     "games/shared/messages.py",
     "games/practice/__init__.py",
     "games/practice/game.py",

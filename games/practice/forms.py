@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.forms import OPTION_PREFIX, SEATS_OPTION, _option_field, option_specs
+from games.play.forms import OPTION_PREFIX, SEATS_OPTION, _option_field, option_specs
 from games.play.models import Seat
 
 

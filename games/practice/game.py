@@ -4,7 +4,7 @@ Pyodide runs this module in a Web Worker (``static/js/practice/worker.js``, docs
 It is the local stand-in for the site's services: it applies the player's commands with the
 engine, plays the bots' turns with the engine's bots (``games.engine.bots``, the levels of the
 site), and answers with the frames the site would send, built by the one function the site uses
-(``games.framing.frame_for``). The table's scripts cannot tell the difference except by their
+(``games.play.framing.frame_for``). The table's scripts cannot tell the difference except by their
 connection object.
 
 The game is kept as its record, ``remi-record/1`` (docs/record.md): the rules, the players, the
@@ -39,8 +39,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import engine, framing, protocol, rack
+from games import engine
 from games.engine.bots import LEVELS, candidate_moves, choose_move
+from games.play import framing, protocol, rack
 from games.shared import messages
 from games.shared.errors import StaleVersionError
 
@@ -234,7 +235,7 @@ class Practice:
         return {"move": engine.move_to_json(move), "reason": reason(state, seat, move, transition)}
 
     def rack(self, query: Any, catalog: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """The rack's question (``games.rack.check``), as the site answers it over HTTP; refusals
+        """The rack's question (``games.play.rack.check``), as the site answers it over HTTP; refusals
         worded from ``catalog`` (the page's language, ``games.shared.messages``) when one is given."""
 
         def said(error: engine.IllegalMoveError) -> str:

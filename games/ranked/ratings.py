@@ -16,7 +16,7 @@ scale, 333 for a new player). A player is *provisional* while sigma is above
 ``settings.RATING_PROVISIONAL_SIGMA`` (6.5 by default: about nine two-player matches, fewer
 with more players).
 
-**When a match ends** (``on_match_over``, called by ``games.services`` under the match's row lock,
+**When a match ends** (``on_match_over``, called by ``games.play.services`` under the match's row lock,
 in the transaction that records the end):
 
 - a room that is not ranked: nothing;

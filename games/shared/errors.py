@@ -5,7 +5,7 @@ snake_case ``code`` (the browser maps codes to text), a plain English message, a
 there is one and structured ``fields``; ``to_dict()`` is what a frame or an HTTP response carries.
 Illegal moves are the engine's ``IllegalMoveError`` family and are not repeated here.
 
-Pure Python: ``games.protocol`` turns these into frames and must not import Django.
+Pure Python: ``games.play.protocol`` turns these into frames and must not import Django.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The engine is pure Python and speaks English: a variant's title and ``summary``, its
 ``end_condition()`` and each option's label and ``help`` (``option_specs()``). The site shows them
-through ``gettext`` (games/views/, games/forms.py), which finds these texts in locale/*.po. An
+through ``gettext`` (the domains' views, games/play/forms.py), which finds these texts in locale/*.po. An
 end condition depends on the table's options: only the defaults are listed, and a text not in the
 catalog (a table with other numbers) is shown in English. Regenerate with
 ``python -m games.shared.i18n_rules`` when the engine's texts change; a test checks they are current.

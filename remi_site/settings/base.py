@@ -128,8 +128,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # A request holding a NUL character is refused before anything reads it (games/edges.py).
-    "games.edges.NulRefusalMiddleware",
+    # A request holding a NUL character is refused before anything reads it (games/play/edges.py).
+    "games.play.edges.NulRefusalMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -373,7 +373,7 @@ BACKGROUND_TASKS = (
 )
 CELERY_TASK_ROUTES = {f"games.tasks.{name}": {"queue": BACKGROUND_QUEUE} for name in BACKGROUND_TASKS}
 
-# --- Heavy work off the socket servers, and its limits (games/offload.py; docs/operations.md,
+# --- Heavy work off the socket servers, and its limits (games/play/offload.py; docs/operations.md,
 # "Heavy work and its limits") ---------------------------------------------------------------------
 
 #: A replay's page and a record's check are computed in a child process of the server (spawned on
@@ -415,7 +415,7 @@ AWAY_GRACE_SECONDS = env_float("AWAY_GRACE_SECONDS", 30.0)
 #: fires what is overdue (a task lost with a worker killed hard). 0 turns the sweep off (the
 #: default of remi_site.settings.test: tests that need it set it or call the sweep themselves).
 TURN_SWEEP_SECONDS = env_float("TURN_SWEEP_SECONDS", 5.0)
-#: Every server process (daphne) writes its heartbeat this often (seconds; games/servers.py). 0
+#: Every server process (daphne) writes its heartbeat this often (seconds; games/play/servers.py). 0
 #: turns it off (the default of remi_site.settings.test).
 SERVER_HEARTBEAT_SECONDS = env_float("SERVER_HEARTBEAT_SECONDS", 10.0)
 #: A server process whose heartbeat is older than this is gone (killed hard): the sweep closes

@@ -2,7 +2,7 @@
 arrow keys, the leaderboard and a profile's rating chart, and the /verify/ page.
 
 Matches are played to their end in the fixtures (the engine's bot choosing each person's moves,
-through ``games.services``), before Playwright starts."""
+through ``games.play.services``), before Playwright starts."""
 
 from __future__ import annotations
 

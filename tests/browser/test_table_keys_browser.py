@@ -19,7 +19,8 @@ from unittest import mock
 
 import pytest
 
-from games import engine, services
+from games import engine
+from games.play import services
 from games.play.models import Match
 from tests.browser.tablekit import Seat, open_page, rig, seat_of, users, version, wait_version
 

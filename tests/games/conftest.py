@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import services
+from games.play import services
 from games.play.models import Room
 
 

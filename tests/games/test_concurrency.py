@@ -4,7 +4,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import engine, services
+from games import engine
+from games.play import services
 from games.play.models import MoveRecord
 from games.shared.errors import StaleVersionError
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import games.protocol
+import games.play.protocol
 import games.shared.errors
 from games.engine import (
     CodedError,
@@ -21,7 +21,7 @@ from games.engine import (
     variant,
 )
 from games.engine import errors as engine_errors
-from games.protocol import (
+from games.play.protocol import (
     MAX_ID_LENGTH,
     MalformedMessageError,
     ack_frame,
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_module_examples_hold() -> None:
-    failures, _ = doctest.testmod(games.protocol)
+    failures, _ = doctest.testmod(games.play.protocol)
     assert failures == 0
 
 
@@ -203,7 +203,7 @@ def test_a_state_frame_wraps_a_view_with_its_version() -> None:
 def test_the_protocol_and_the_errors_load_no_django() -> None:
     # The wire format stays pure like the engine: a consumer, a test or a tool can use it alone.
     code = (
-        "import sys, games.protocol, games.shared.errors;"
+        "import sys, games.play.protocol, games.shared.errors;"
         "print(any(m.split('.')[0] in ('django', 'channels', 'asgiref') for m in sys.modules))"
     )
     result = subprocess.run(

@@ -3,8 +3,9 @@ from typing import Any
 
 import pytest
 
-from games import broadcast, engine, selectors, services
-from games.commits import Committed
+from games import engine
+from games.play import broadcast, selectors, services
+from games.play.commits import Committed
 from games.play.models import Match, Room, Round, Seat
 from games.shared.errors import (
     AlreadySeatedError,

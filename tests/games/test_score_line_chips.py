@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games import services
+from games.play import services
 from games.play.models import Match, Room, ScoreLine
 
 

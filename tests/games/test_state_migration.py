@@ -14,8 +14,9 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from games import engine, services
+from games import engine
 from games.engine.deal import secret_bytes
+from games.play import services
 from games.play.models import Match
 
 FIXTURES = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "state_v1"

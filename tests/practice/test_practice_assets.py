@@ -28,7 +28,7 @@ def test_the_archive_is_the_same_bytes_for_the_same_sources(tmp_path: Path) -> N
     assert archive.name == f"engine-{archive.digest[:12]}.zip"
     assert "games/engine/__init__.py" in members
     assert "games/engine/bots/hard_rummy.py" in members
-    assert {"games/framing.py", "games/protocol.py", "games/rack.py"} <= set(members)
+    assert {"games/play/framing.py", "games/play/protocol.py", "games/play/rack.py"} <= set(members)
     assert not any(name.startswith(("games/models", "games/views", "games/services")) for name in members)
 
 
@@ -54,7 +54,7 @@ def test_the_archive_runs_on_the_standard_library_alone(tmp_path: Path) -> None:
     archive = practice_assets.engine_archive(build_dir=tmp_path)
     program = (
         "import sys, json; sys.path.insert(0, sys.argv[1]);"
-        "from games import engine, framing, rack;"
+        "from games import engine; from games.play import framing, rack;"
         "from games.engine.bots import choose_move;"
         "s = engine.new_game(engine.variant('remik51'), ['a', 'b', 'c', 'd'], seed=1);"
         "m = choose_move(engine.view_for(s, s.turn), level='hard');"

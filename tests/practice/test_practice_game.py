@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from games import engine, framing, rack
+from games import engine
 from games.engine.bots import choose_move
 from games.engine.record_check import verify_record
+from games.play import framing, rack
 from games.practice import game as practice
 from games.practice.game import Practice, PracticeError
 

@@ -1,4 +1,4 @@
-"""Puzzle answers are read as the table's rack reads a block (``games.rack.read_move``): a run in
+"""Puzzle answers are read as the table's rack reads a block (``games.play.rack.read_move``): a run in
 the order its cards were selected, a joker left on "★ = auto" declared as the rack declares it;
 an answer that still cannot be read (not wrong: unreadable) is explained and never rated
 (docs/learn.md, "Puzzles"; issue 32, item 5)."""

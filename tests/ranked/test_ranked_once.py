@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
+from games.play import services
 from games.play.models import Match, RatingStatus
 from games.ranked import ratings
 from games.ranked.models import Rating, RatingChange

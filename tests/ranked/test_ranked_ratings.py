@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from games import services
+from games.play import services
 from games.play.models import Match, RatingStatus
 from games.ranked import ratings
 from games.ranked.models import Rating, RatingChange

@@ -8,8 +8,9 @@ from unittest import mock
 import pytest
 from openskill.models import PlackettLuce
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
+from games.play import services
 from games.play.models import Match, MoveRecord, RatingStatus, Room
 from games.ranked import ratings
 from games.ranked.models import Rating, RatingChange

@@ -1,4 +1,4 @@
-"""A match's frames to the sockets of a process (games/fanout.py): one message per move, each
+"""A match's frames to the sockets of a process (games/play/fanout.py): one message per move, each
 socket its own audience's text, sockets registered while open, a process listening on a match
 only while it has sockets of it, and frames that come while a socket connects sent after its
 first frame. Two daphne processes sharing Redis: ``tests/workers/test_fanout_servers.py``."""
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from games import broadcast, fanout, selectors, services
+from games.play import broadcast, fanout, selectors, services
 from tests.realtime.sockets import TIMEOUT, Table, joined, strings_in
 
 pytestmark = pytest.mark.django_db(transaction=True)

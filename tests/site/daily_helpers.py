@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
 from games.learn import daily
+from games.play import services
 from games.play.models import Match, MoveRecord
 
 

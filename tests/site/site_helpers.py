@@ -6,7 +6,7 @@ from typing import Any
 
 from django.test import Client
 
-from games import services
+from games.play import services
 from games.play.models import Room
 
 

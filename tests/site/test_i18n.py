@@ -16,7 +16,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
 from accounts.models import Language
-from games import services
+from games.play import services
 from games.shared import i18n_rules
 from games.shared.i18n_errors import MESSAGES, card_label, language_for_scope, translated_message
 from tests.site.site_helpers import client_for, make_room

@@ -108,7 +108,7 @@ RAW_VALUES = ("shared", "extra_round", "classic", "remik", "none")
 
 def rendered_options() -> list[str]:
     from games import engine
-    from games.forms import _option_field
+    from games.play.forms import _option_field
 
     lines = []
     for name in engine.variant_names():

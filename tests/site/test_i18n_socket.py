@@ -8,7 +8,8 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import engine, services
+from games import engine
+from games.play import services
 from games.play.models import Match
 from tests.realtime.sockets import TIMEOUT, Player, joined, session_cookie
 

@@ -1,6 +1,6 @@
 """Issue 32, item 8: a record sent to /verify/ and a replay page are bounded in work and size,
 per request, per address and per account, and built off the process that serves the sockets
-(docs/record.md, "Replays" and "Limits"; games/limits.py, games/offload.py).
+(docs/record.md, "Replays" and "Limits"; games/play/limits.py, games/play/offload.py).
 
 The records are made the way the outside client made them: a Remik 51 round of two players who
 only draw and discard (the stock is rebuilt, so the round can be any length).
@@ -19,9 +19,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games import engine, limits
+from games import engine
 from games.engine import Discard, DrawStock
 from games.engine.records import make_record, record_to_json
+from games.play import limits
 from games.play.models import MoveRecord
 from tests.site.site_helpers import client_for
 
@@ -205,7 +206,7 @@ def test_one_replay_at_a_time_per_address_and_per_account(ala: Any) -> None:
 
 
 def test_the_replay_is_built_in_a_child_process_not_in_the_server(long_record: dict[str, Any]) -> None:
-    from games import offload
+    from games.play import offload
 
     assert settings.OFFLOAD_PROCESSES
     assert offload.replay(os.getpid) != os.getpid()

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-from games import services
+from games.play import services
 from games.play.models import Match, MoveRecord, Round, ScoreLine
 from tests.workers.worker_helpers import bot_room, make_user, match_finished, wait_until
 

@@ -23,8 +23,9 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
+from games.play import services
 from games.play.models import MoveRecord
 from tests.live_server import LiveServer, serving
 from tests.schema import assert_frame

@@ -27,12 +27,14 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, enqueue, selectors
+from games import engine
 from games.engine.analysis import analyse_round
 from games.learn import records
 from games.learn.models import RoundAnalysis
+from games.play import selectors
 from games.play.models import Match, MoveRecord
-from games.services.core import on_commit
+from games.play.services.core import on_commit
+from games.shared import enqueue
 from games.shared.errors import (
     AnalysisQueueFullError,
     AnalysisRateLimitedError,

@@ -28,8 +28,8 @@ from games import engine
 from games.learn import daily
 from games.learn.models import DailyTry
 from games.play.models import Match, Room, Round, Seat
-from games.services.core import match_close
-from games.services.rooms import _new_join_code, match_start
+from games.play.services.core import match_close
+from games.play.services.rooms import _new_join_code, match_start
 from games.shared.errors import DailyAlreadyPlayedError, DailyNoSuchDealError
 
 if TYPE_CHECKING:

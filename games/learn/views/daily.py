@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.signins import address_key, browser_id
-from games import services
 from games.learn import daily
-from games.views.common import run_service
+from games.learn.services import daily as daily_services
+from games.play.views.common import run_service
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -32,7 +32,7 @@ def _titles() -> list[tuple[str, str]]:
 
 def daily_index(request: HttpRequest) -> HttpResponse:
     """``/daily/``: today's deal of each variant (its commitment), your try, the day's field."""
-    services.daily_reveal()
+    daily_services.daily_reveal()
     today = daily.today()
     deals = daily.deals_of(today, request.user)
     context = {
@@ -51,7 +51,7 @@ def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
     /daily/ with the reason (``daily_already_played``, ``daily_no_such_deal``)."""
     match = run_service(
         request,
-        services.daily_start,
+        daily_services.daily_start,
         user=cast("User", request.user),
         variant=variant,
         browser=browser_id(request),
@@ -72,7 +72,7 @@ def _day_or_404(text: str) -> date:
 def daily_day(request: HttpRequest, day: str) -> HttpResponse:
     """``/daily/<yyyy-mm-dd>/``: that day's board of each variant; once the day is over, its seeds
     and every try's replay and record."""
-    services.daily_reveal()
+    daily_services.daily_reveal()
     when = _day_or_404(day)
     if when > daily.today():
         raise Http404("that day has not started")
@@ -107,7 +107,7 @@ def daily_day(request: HttpRequest, day: str) -> HttpResponse:
 
 def daily_month(request: HttpRequest, month: str) -> HttpResponse:
     """``/daily/month/<yyyy-mm>/?variant=``: the month's board of a variant (gains added up)."""
-    services.daily_reveal()
+    daily_services.daily_reveal()
     try:
         year, number = (int(part) for part in month.split("-"))
         first = date(year, number, 1)

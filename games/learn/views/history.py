@@ -26,14 +26,17 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from games import engine, limits, offload, selectors, services
+from games import engine
 from games.engine import analysis as engine_analysis
 from games.engine import verify_record
 from games.learn import records
 from games.learn.analysis_text import decision_words
 from games.learn.forms import HistoryFilterForm, VerifyForm
 from games.learn.models import RoundAnalysis
+from games.learn.services import analysis as analysis_services
+from games.play import limits, offload, selectors
 from games.play.models import Match
+from games.play.views.common import error_text
 from games.shared.errors import (
     AnalysisQueueFullError,
     AnalysisRateLimitedError,
@@ -45,7 +48,6 @@ from games.shared.errors import (
     ReplayTooLongError,
     RoundInPlayError,
 )
-from games.views.common import error_text
 
 PAGE_SIZE = 20
 
@@ -195,7 +197,7 @@ def _step(request: HttpRequest) -> int:
 
 def _match_replay_page(request: HttpRequest, match_id: int, number: int) -> tuple[Match, Any, dict[str, Any]]:
     """The match, its round and the page of its replay holding ``?step=`` (``records.replay_page``,
-    built in the replay child: ``games.offload``). Counted by the replay limits."""
+    built in the replay child: ``games.play.offload``). Counted by the replay limits."""
     match = _visible_match(request, match_id)
     round_ = selectors.match_round(match_id=match.pk, number=number)
     if round_ is None or not round_.revealed_seed:
@@ -329,7 +331,7 @@ def round_analysis(request: HttpRequest, match_id: int, number: int) -> HttpResp
     wants_json = "application/json" in request.headers.get("Accept", "")
     if request.method == "POST":
         try:
-            services.analysis_request(match_id=match.pk, number=number, user=request.user)
+            analysis_services.analysis_request(match_id=match.pk, number=number, user=request.user)
         except GameError as error:
             status = 404
             if isinstance(error, RoundInPlayError):
@@ -382,7 +384,7 @@ def verify(request: HttpRequest) -> HttpResponse:
     """``/verify/``: check a record (pasted, uploaded, or a finished match of this site).
 
     A sent record counts against the address's (and account's) budget, one at a time, and is
-    checked in the replay child (``games.offload``; docs/record.md, "Limits")."""
+    checked in the replay child (``games.play.offload``; docs/record.md, "Limits")."""
     form = VerifyForm(request.POST or None, request.FILES or None)
     report = None
     match = None

@@ -12,7 +12,7 @@ the table, its answer, the rack's question, and reports.
   ``{"correct", "code", "message", "explanation", "answer", "answer_explanation", "rated",
   "rating", "frame"}``; ``code`` is stable (``games.learn.puzzles.RESULT_CODES`` or the engine's
   refusal code). 400 ``malformed_move``, 404 ``no_such_puzzle``.
-* ``GET /puzzles/<id>/rack/?q=<json>``: ``games.rack.check`` on the puzzle's position.
+* ``GET /puzzles/<id>/rack/?q=<json>``: ``games.play.rack.check`` on the puzzle's position.
 * ``POST /puzzles/<id>/report/`` (logged in): "this puzzle is wrong", for staff in the admin.
 
 Visitors may solve puzzles without an account; they are not rated and nothing is stored of them
@@ -31,11 +31,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, protocol, rack
+from games import engine
 from games.engine import IllegalMoveError
 from games.learn import selectors
 from games.learn.models import Puzzle, PuzzleKind
 from games.learn.services import puzzles as puzzle_services
+from games.play import protocol, rack
 from games.shared.i18n_errors import translated_message
 
 SEEN_KEY = "puzzles_seen"

@@ -122,7 +122,7 @@ export class LocalConnection {
     return this.send(message);
   }
 
-  /** The rack's question, answered by the engine in the worker (games.rack.check). */
+  /** The rack's question, answered by the engine in the worker (games.play.rack.check). */
   checkRack(query) {
     return this.run("rack", query).then((answer) => {
       if (answer.error) throw new Error(answer.error.message);

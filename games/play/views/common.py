@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest
 from django.utils.translation import get_language
 
-from games import selectors
+from games.play import selectors
 from games.play.models import Room
 from games.shared.errors import GameError, RoomNotFoundError
 from games.shared.i18n_errors import translated_message

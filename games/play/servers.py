@@ -90,8 +90,8 @@ def shutdown(*, wait: float = 1.0) -> bool:
         finished = _gate.wait_for(lambda: _running == 0, timeout=wait)
     if not finished:
         logger.warning("stopping with %d task(s) still running", _running)
-    # The children computing replays and background work (games/offload.py) are ended, not waited for.
-    from games import offload
+    # The children computing replays and background work (games/play/offload.py) are ended, not waited for.
+    from games.play import offload
 
     offload.stop()
     if _heartbeat_pid == os.getpid():

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.play.models import Seat
-from games.services import TURN_SECONDS_RANGE
+from games.play.services import TURN_SECONDS_RANGE
 from games.shared import i18n_rules
 
 #: The option that is the table size: the form's "seats" field sets it.

@@ -17,10 +17,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import selectors
 from games.learn.services.daily import daily_reveal
+from games.play import selectors
 from games.play.models import Match, Seat
-from games.services.core import (
+from games.play.services.core import (
     TIMER_TOLERANCE,
     bot_move_schedule,
     due_at,
@@ -31,8 +31,8 @@ from games.services.core import (
     turn_timer_schedule,
     with_row,
 )
-from games.services.moves import bot_play_one, standin_turn
-from games.services.presence import seat_grace_end, servers_gone
+from games.play.services.moves import bot_play_one, standin_turn
+from games.play.services.presence import seat_grace_end, servers_gone
 from games.shared.errors import (
     MatchNotFoundError,
 )

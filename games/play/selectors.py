@@ -10,7 +10,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from games import engine, framing, protocol, statements
+from games import engine
+from games.play import framing, protocol, statements
 from games.play.models import Match, MoveRecord, RatingStatus, Room, Round, ScoreLine, Seat
 from games.ranked import ratings
 from games.ranked.models import RatingChange
@@ -86,7 +87,7 @@ def seat_for_move(
     every seat's row (``seat_rows``)."""
     user_id = user.pk if user is not None and user.is_authenticated else None
     seat, already, rows = None, False, []
-    # One prepared statement (games/statements.py): the seats' rows and, per seat, whether it
+    # One prepared statement (games/play/statements.py): the seats' rows and, per seat, whether it
     # has a move recorded with that command id (an EXISTS).
     for values in statements.seat_rows(room_id=room_id, match_id=match_id, command_id=command_id):
         row = SeatRow(*values[: len(SeatRow._fields)])

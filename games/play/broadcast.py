@@ -2,11 +2,11 @@
 
 Each seat has its own audience group and gets a frame built with ``engine.view_for(state,
 seat)``, so a seat's hand only ever reaches that seat's sockets; spectators get
-``view_for(state, None)``. Every frame is built by ``games.framing.frame_for``, the function
-practice runs in the browser, from one committed change (``games.commits.Committed``), and
+``view_for(state, None)``. Every frame is built by ``games.play.framing.frame_for``, the function
+practice runs in the browser, from one committed change (``games.play.commits.Committed``), and
 encoded once; a move's frames travel together as one message
 to the match's group, and each process hands every socket its own audience's text
-(games/fanout.py). Called from ``transaction.on_commit`` only, never inside a transaction.
+(games/play/fanout.py). Called from ``transaction.on_commit`` only, never inside a transaction.
 
 ``send_many`` is the one way game code pushes to sockets, from any thread. In the server process
 a send from another thread (a database thread of ``database_sync_to_async``, or the embedded
@@ -33,8 +33,8 @@ import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import fanout, framing, servers
-from games.commits import Committed
+from games.play import fanout, framing, servers
+from games.play.commits import Committed
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ FRAME_MESSAGE = fanout.MESSAGE
 
 
 def match_group(match_id: int) -> str:
-    """The layer group of a match's frames, every audience's in one message (games/fanout.py)."""
+    """The layer group of a match's frames, every audience's in one message (games/play/fanout.py)."""
     return fanout.group_of_match(match_id)
 
 
@@ -77,7 +77,7 @@ def match_groups(match_id: int, players: int) -> list[str]:
 
 def frames(committed: Committed) -> list[tuple[str, dict[str, object]]]:
     """(group, frame) for every seat and for the spectators, each built for that audience only
-    by ``framing.frame_for`` from the committed change (``games.commits.Committed``: its state,
+    by ``framing.frame_for`` from the committed change (``games.play.commits.Committed``: its state,
     version, events, clock, seats, actor; ``sealed``: no frame carries the deal's seed).
 
     A bot's seat gets no frame: no socket is ever in its group (a socket joins its user's seat's
@@ -135,7 +135,7 @@ def send_frames(
     """Send each (audience group, frame) of a match to its sockets, in one message.
 
     Each frame is encoded here, once (``encode``), and the sockets of the audience get that
-    text (games/fanout.py). ``state``: state frames (a socket keeps the newest for ``resync``);
+    text (games/play/fanout.py). ``state``: state frames (a socket keeps the newest for ``resync``);
     False for others (rematch votes).
     """
     encoded = [(group, encode(frame)) for group, frame in frames]
@@ -199,7 +199,7 @@ def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
 async def send_batch(layer: Any, pending: list[tuple[str, dict[str, Any]]]) -> None:
     """Every (group, message) through ``layer``: in one call when it has ``group_send_many``.
 
-    A match's frames go to this loop's own sockets first, directly (games/fanout.py), and are
+    A match's frames go to this loop's own sockets first, directly (games/play/fanout.py), and are
     marked as this loop's, so that their copy coming back through Redis is not sent again.
     """
     here = fanout.existing()

@@ -1,7 +1,7 @@
 """The table over HTTP: the match page, the rack's read-only question to the engine, the card display.
 
 What a viewer sees of a match comes only from ``selectors.match_frame_for``. The rack's question
-(``GET /matches/<id>/rack/?q=<json>``) and its answer are those of ``games.rack.check`` (which
+(``GET /matches/<id>/rack/?q=<json>``) and its answer are those of ``games.play.rack.check`` (which
 practice asks in the browser too), for the logged-in user's own seat only (spectators and
 strangers get 403), with the match's ``version`` added; refusals are worded in the page's
 language. Nothing is stored.
@@ -16,12 +16,13 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, protocol, rack, selectors
+from games import engine
 from games.engine import IllegalMoveError
+from games.play import protocol, rack, selectors
+from games.play.views.common import is_member
 from games.shared.card_labels import card_label
 from games.shared.errors import MatchNotFoundError
 from games.shared.i18n_errors import translated_message
-from games.views.common import is_member
 
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -1,7 +1,7 @@
 """The one function that builds a seat's state frame, on the server and in the browser.
 
-The site's broadcasts (``games.broadcast``) and the frames it sends on request
-(``games.selectors.match_frame_for``) build every frame here; so does practice, in the
+The site's broadcasts (``games.play.broadcast``) and the frames it sends on request
+(``games.play.selectors.match_frame_for``) build every frame here; so does practice, in the
 player's browser (``games.practice.game``, run by Pyodide in a Web Worker: docs/practice.md). The
 table's scripts therefore get the same frame for the same seat, state and table facts, and
 cannot tell a local game from a live one except by their connection object.
@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games import engine, protocol
+from games import engine
+from games.play import protocol
 
 
 def frame_for(

@@ -20,7 +20,7 @@ The children are started with ``spawn`` (a fresh interpreter: forking a process 
 event loop and threads is unsafe), set Django up once and lower their priority
 (``OFFLOAD_NICE``, 10: when every CPU is busy the server's tables come first); they start on
 first use. When the
-server stops (``games.servers.shutdown``) :func:`stop` ends them: an analysis cut short is
+server stops (``games.play.servers.shutdown``) :func:`stop` ends them: an analysis cut short is
 queued again by the next start (``analyses_resume``).
 """
 

@@ -7,7 +7,7 @@ A seat is ``connected``, ``offline`` (its sockets are all gone, for less than
 while another is open, on any server process, changes nothing); ``seat_grace_end`` marks an offline seat
 away when its grace period is over. ``servers_gone`` closes the sockets of server processes that
 stopped beating; ``presence_reset`` forgets every socket when the single embedded server starts.
-``account_socket_open`` / ``_close`` count each account's sockets for its cap (games/limits.py).
+``account_socket_open`` / ``_close`` count each account's sockets for its cap (games/play/limits.py).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games import enqueue, selectors, servers
+from games.play import selectors, servers
 from games.play.models import AccountSocket, Match, Room, Seat, SeatSocket, ServerProcess
-from games.services.core import (
+from games.play.services.core import (
     TIMER_TOLERANCE,
     match_locked,
     on_commit,
@@ -37,6 +37,7 @@ from games.services.core import (
     seats_changed,
     with_row,
 )
+from games.shared import enqueue
 
 logger = logging.getLogger(__name__)
 

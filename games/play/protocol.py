@@ -9,7 +9,7 @@ one audience each; this module never decides what a seat may see (``engine.view_
 >>> decode_command({"version": 3, "move": {"kind": "fly"}})
 Traceback (most recent call last):
 ...
-games.protocol.MalformedMessageError: unknown move kind 'fly' (draw, take, play, discard, pass, knock)
+games.play.protocol.MalformedMessageError: unknown move kind 'fly' (draw, take, play, discard, pass, knock)
 >>> command.command_id
 'r1'
 >>> error_frame(MalformedMessageError("bad"), request_id="r1")
@@ -77,15 +77,15 @@ def read_json(
     >>> read_json("[" * 5000 + "]" * 5000)
     Traceback (most recent call last):
     ...
-    games.protocol.MalformedMessageError: nested too deeply (at most 12 levels)
+    games.play.protocol.MalformedMessageError: nested too deeply (at most 12 levels)
     >>> read_json('{"a": [[[1]]]}', max_nesting=3)
     Traceback (most recent call last):
     ...
-    games.protocol.MalformedMessageError: nested too deeply (at most 3 levels)
+    games.play.protocol.MalformedMessageError: nested too deeply (at most 3 levels)
     >>> read_json("x" * 20, max_chars=10)
     Traceback (most recent call last):
     ...
-    games.protocol.MalformedMessageError: too long: at most 10 characters
+    games.play.protocol.MalformedMessageError: too long: at most 10 characters
     """
     if len(text) > max_chars:
         raise MalformedMessageError(f"too long: at most {max_chars} characters")
@@ -117,7 +117,7 @@ def holds_nul(value: Any) -> bool:
     >>> read_json(json.dumps({"type": "chat_mute", "name": "a" + chr(0)}))
     Traceback (most recent call last):
     ...
-    games.protocol.MalformedMessageError: a NUL character (U+0000) is not allowed
+    games.play.protocol.MalformedMessageError: a NUL character (U+0000) is not allowed
     """
     stack: list[Any] = [value]
     while stack:
@@ -174,8 +174,8 @@ def _check_card_texts(move: Any) -> None:
     >>> _check_card_texts({"kind": "play", "melds": [["10H", "JH", "QH"]]})
     Traceback (most recent call last):
     ...
-    games.protocol.MalformedMessageError: '10H' is not a card as the view writes it (e.g. 'TH#1', 'JK#2(5S)')
-    """
+    games.play.protocol.MalformedMessageError: '10H' is not a card as the view writes it (e.g. 'TH#1', 'JK#2(5S)')
+    """  # noqa: E501 (the doctest's exception, whole)
     stack = [move]
     while stack:
         item = stack.pop()
@@ -319,7 +319,7 @@ def decode_room_command(data: Any) -> RoomCommand:
     >>> decode_room_command({"type": "chat_mute", "name": 7})
     Traceback (most recent call last):
     ...
-    games.protocol.MalformedMessageError: 'name' must be a player's name
+    games.play.protocol.MalformedMessageError: 'name' must be a player's name
     """
     kind = data.get("type") if isinstance(data, Mapping) else None
     if kind not in ROOM_COMMANDS:

@@ -15,12 +15,13 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from games import engine, selectors
+from games import engine
 from games.engine.bots import candidate_moves, choose_move, view_rng
 from games.learn import daily
+from games.play import selectors
 from games.play.models import Match, MoveRecord, Seat
-from games.selectors import SeatRow
-from games.services.core import (
+from games.play.selectors import SeatRow
+from games.play.services.core import (
     check_not_paused,
     check_version,
     match_locked,

@@ -1,4 +1,4 @@
-"""Everything that writes game data: rooms, seats, matches, moves, timers and presence.
+"""Everything that writes play's data: rooms, seats, matches, moves, timers and presence.
 
 Callers use the package as one module (``services.move_submit``); the parts are:
 
@@ -9,17 +9,18 @@ Callers use the package as one module (``services.move_submit``); the parts are:
 * ``moves``: a person's, a bot's and a stand-in's moves;
 * ``presence``: sockets, away and back, gone server processes, sockets per account;
 * ``clock``: turn timers and the sweeps;
-* ``chat``: a room's chat lines, mutes, reports and staff deletes;
-* ``rematch``: "play again" at a finished match;
-* ``daily``: a player's one try at a deal of the day, and revealing the days that are over;
-* ``analysis``: the analysis of a finished round, asked for on its replay, run by a Celery task.
+* ``rematch``: "play again" at a finished match.
+
+The other domains write through services of their own (docs/architecture.md, "The house by
+domain"): a room's chat (``games.chat.services``), a deal of the day's tries and the analysis of a
+round (``games.learn.services``).
 
 Each service is one transaction. A move locks its ``Match`` row
 (``select_for_update(no_key=True)``), checks the version the client saw, lets the engine decide,
 then writes the new state, the move log and, at the end of a round, the scores and the revealed
 seed. Frames go out in ``transaction.on_commit``, so nobody hears of a move that was rolled back;
 in the same callback, when the seat to move next is a bot, its move is queued as a Celery task
-(``games.tasks.bot_move``) for the new version. Tasks are queued by name (``games.enqueue``):
+(``games.tasks.bot_move``) for the new version. Tasks are queued by name (``games.shared.enqueue``):
 this package never imports ``games.tasks``, which imports it.
 
 Between rounds there is a pause (``ROUND_PAUSE_SECONDS``): the move that ends a round deals the
@@ -37,10 +38,7 @@ presence; everyone gets a frame with the seats' states. Each worker runs ``sweep
 ``TURN_SWEEP_SECONDS``: it fires deadlines and grace periods whose task was lost.
 """
 
-from games.chat.services import chat_clean, chat_delete, chat_mute, chat_post, chat_report
-from games.learn.services.analysis import analyses_unfinished, analysis_request, analysis_run
-from games.learn.services.daily import daily_reveal, daily_start, unranked_reason
-from games.services.clock import (
+from games.play.services.clock import (
     SWEEP_LATE_SECONDS,
     match_schedule,
     resume_pending,
@@ -48,9 +46,9 @@ from games.services.clock import (
     timers_resume,
     turn_overdue,
 )
-from games.services.core import bot_move_schedule, match_close, turn_timer_schedule
-from games.services.moves import AlreadyApplied, bot_move_play, move_submit, turn_end_stuck
-from games.services.presence import (
+from games.play.services.core import bot_move_schedule, match_close, turn_timer_schedule
+from games.play.services.moves import AlreadyApplied, bot_move_play, move_submit, turn_end_stuck
+from games.play.services.presence import (
     account_socket_close,
     account_socket_open,
     presence_reset,
@@ -62,8 +60,8 @@ from games.services.presence import (
     seat_grace_schedule,
     servers_gone,
 )
-from games.services.rematch import rematch_vote
-from games.services.rooms import (
+from games.play.services.rematch import rematch_vote
+from games.play.services.rooms import (
     TURN_SECONDS_RANGE,
     match_start,
     match_start_from_room,
@@ -82,18 +80,8 @@ __all__ = [
     "AlreadyApplied",
     "account_socket_close",
     "account_socket_open",
-    "analyses_unfinished",
-    "analysis_request",
-    "analysis_run",
     "bot_move_play",
     "bot_move_schedule",
-    "chat_clean",
-    "chat_delete",
-    "chat_mute",
-    "chat_post",
-    "chat_report",
-    "daily_reveal",
-    "daily_start",
     "match_close",
     "match_schedule",
     "match_start",
@@ -121,5 +109,4 @@ __all__ = [
     "turn_end_stuck",
     "turn_overdue",
     "turn_timer_schedule",
-    "unranked_reason",
 ]

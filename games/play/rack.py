@@ -1,6 +1,6 @@
 """The rack's read-only question to the engine: which of my blocks are melds, and can I lay them down?
 
-Asked by the table for the live game over HTTP (``games/views/table.py``, ``GET
+Asked by the table for the live game over HTTP (``games/play/views/table.py``, ``GET
 /matches/<id>/rack/?q=<json>``) and, in practice, of the engine in the browser's worker
 (``games.practice.game``): one function, :func:`check`, answers both. Pure Python, no Django.
 
@@ -37,7 +37,7 @@ or in the browser. Nothing is stored.
 >>> check(state, state.turn, {"groups": "no"})
 Traceback (most recent call last):
 ...
-games.rack.MalformedQueryError: q is a JSON object with groups of card ids and a move
+games.play.rack.MalformedQueryError: q is a JSON object with groups of card ids and a move
 """
 
 from __future__ import annotations

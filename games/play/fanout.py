@@ -1,6 +1,6 @@
 """A match's frames to this process's sockets: one message per move, one send per socket.
 
-``games.broadcast.publish`` builds one frame per audience of a move (each seat with a person,
+``games.play.broadcast.publish`` builds one frame per audience of a move (each seat with a person,
 the spectators), encodes each once, and sends them together as **one** channel-layer message
 to the match's group (``broadcast.match_group``). Sockets do not join their audience's group in
 the channel layer: each game socket is registered here, in its process, under its match and its

@@ -5,7 +5,7 @@ A move (or any change of a match being played) locks its ``Match`` row (``match_
 pause between rounds (``check_not_paused``), lets the engine decide, then ``record_move`` writes the
 new state, the move log and, at the end of a round, the scores and the revealed seed
 (``round_close``). ``due_at`` says when the move awaited is due. ``publish_after_commit`` builds
-the committed change as one value (``games.commits.Committed``) and, after commit (``on_commit``),
+the committed change as one value (``games.play.commits.Committed``) and, after commit (``on_commit``),
 ``after_commit`` sends every audience its frame of it and schedules what plays next: the bot's
 move for a bot or an away seat (``bot_move_schedule``), or the turn timer of a person
 (``turn_timer_schedule``). ``seats_changed`` is the one place a seat's presence change lands
@@ -25,11 +25,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, engine, enqueue, selectors, statements
-from games.commits import Committed
+from games import engine
+from games.play import broadcast, selectors, statements
+from games.play.commits import Committed
 from games.play.models import Match, Room, Round, ScoreLine, Seat
+from games.play.selectors import SeatRow
 from games.ranked import ratings
-from games.selectors import SeatRow
+from games.shared import enqueue
 from games.shared.errors import (
     MatchNotFoundError,
     NotSeatedError,
@@ -50,7 +52,7 @@ def commitment(secret: bytes, round_no: int) -> str:
 
 def match_locked(match_id: int) -> Match:
     # The room comes in the same query (the frames' clock reads its turn time); only the
-    # match row is locked. One prepared statement (games/statements.py): the ORM's
+    # match row is locked. One prepared statement (games/play/statements.py): the ORM's
     # ``select_for_update(no_key=True, of=("self",)).select_related("room")`` without compiling it.
     match = statements.locked_match(match_id)
     if match is None:

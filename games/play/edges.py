@@ -29,8 +29,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.cookie import parse_cookie
 from django.views.defaults import bad_request
 
-from games.limits import refuse_handshake
-from games.protocol import NUL_REFUSED, holds_nul
+from games.play.limits import refuse_handshake
+from games.play.protocol import NUL_REFUSED, holds_nul
 
 logger = logging.getLogger(__name__)
 

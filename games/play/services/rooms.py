@@ -16,9 +16,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, selectors
+from games import engine
+from games.play import selectors
 from games.play.models import Match, Room, Round, Seat
-from games.services.core import commitment, due_at, match_close, publish_after_commit
+from games.play.services.core import commitment, due_at, match_close, publish_after_commit
 from games.shared.errors import (
     AlreadySeatedError,
     BadOptionsError,

@@ -15,10 +15,10 @@ from functools import partial
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
-from games import broadcast, selectors
+from games.play import broadcast, selectors
 from games.play.models import Match, Room, Seat
-from games.services.core import match_locked, on_commit
-from games.services.rooms import match_start
+from games.play.services.core import match_locked, on_commit
+from games.play.services.rooms import match_start
 from games.shared.errors import NotSeatedError, RematchUnavailableError
 
 

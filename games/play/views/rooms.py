@@ -1,6 +1,6 @@
 """HTML pages of the rooms: the lobby, create a room, a room and its seats, start a match.
 
-Writes go through ``games.services``; an application error (``games.shared.errors.GameError``) becomes
+Writes go through ``games.play.services``; an application error (``games.shared.errors.GameError``) becomes
 a message on the page the user is sent back to.
 """
 
@@ -17,12 +17,13 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import engine, selectors, services
-from games.forms import BotForm, RoomForm, SeatForm, variant_or_default
+from games import engine
+from games.play import selectors, services
+from games.play.forms import BotForm, RoomForm, SeatForm, variant_or_default
 from games.play.models import Room, Seat
+from games.play.views.common import error_text, is_member, room_or_404, run_service
 from games.shared import i18n_rules
 from games.shared.errors import BadOptionsError
-from games.views.common import error_text, is_member, room_or_404, run_service
 
 if TYPE_CHECKING:
     from accounts.models import User
