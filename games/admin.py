@@ -282,7 +282,7 @@ class ServerProcessAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 def _delete_for_everyone(model_admin: admin.ModelAdmin, request: HttpRequest, message_ids: list[int]) -> None:
-    """``services.chat_delete``: hidden from everyone, the rooms' sockets told, reports handled."""
+    """``chat_services.chat_delete``: hidden from everyone, the rooms' sockets told, reports handled."""
     deleted = chat_services.chat_delete(message_ids=message_ids, user=request.user)  # type: ignore[arg-type]
     model_admin.message_user(request, f"{deleted} chat message(s) deleted for everyone.", messages.SUCCESS)
 

@@ -94,7 +94,7 @@ def resume_tables() -> int:
     **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
 )
 def round_analyse(analysis_id: int) -> str:
-    """Compute the analysis of a finished round asked for on its replay (``services.analysis_run``):
+    """Compute the analysis of a finished round asked for on its replay (``analysis_services.analysis_run``):
     ``done``, ``already`` (a duplicate) or ``gone``. Under the embedded worker, in a child
     process of the server (``games.play.offload.background``)."""
     return offload.background(analysis_services.analysis_run, analysis_id=analysis_id)
@@ -102,7 +102,7 @@ def round_analyse(analysis_id: int) -> str:
 
 @shared_task(**_TASK_OPTIONS)
 def analyses_resume() -> int:
-    """Queue again every analysis a stopped worker left unfinished (``services.analyses_unfinished``;
+    """Queue again every analysis a stopped worker left unfinished (``analysis_services.analyses_unfinished``;
     a worker's start). Returns how many."""
     unfinished = analysis_services.analyses_unfinished()
     for analysis_id in unfinished:

@@ -11,7 +11,7 @@ from django.db import models
 
 
 class ChatMessage(models.Model):
-    """One line of a room's chat, by a logged-in player or spectator (``services.chat_post``).
+    """One line of a room's chat, by a logged-in player or spectator (``chat_services.chat_post``).
 
     Stored as typed (trimmed, control characters removed, at most ``MAX_LENGTH`` characters);
     the page shows it as text, never as markup. Staff may delete it: it is then hidden from

@@ -2,11 +2,11 @@
 
 Every day and variant has one deal. Its match secret is ``day_secret(day, variant)``:
 HMAC-SHA256 of the server's ``DAILY_SECRET`` and ``remi-daily/1:<day>:<variant>``, so every try of
-that deal (one solo ``Match`` per player, ``services.daily_start``) is dealt the same cards from
+that deal (one solo ``Match`` per player, ``daily_services.daily_start``) is dealt the same cards from
 the same secret: the first dealer from round 0's seed, the cards from round 1's
 (``engine.deal_seed``). The deal's **commitment** (SHA-256 of round 1's seed) is on ``/daily/``
 from the moment the day starts; the secret and the seed are revealed once the day is over
-(``services.daily_reveal``), and only then are the tries' records, replays and ``/verify/`` open.
+(``daily_services.daily_reveal``), and only then are the tries' records, replays and ``/verify/`` open.
 
 The bots of a daily room are ``BOT_LEVEL`` at fixed seats; their luck is seeded from the deal's
 seed and their own view (``bot_rng_key``), so two players who make the same moves meet the same

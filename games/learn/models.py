@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 class RoundAnalysis(models.Model):
     """One seat's decisions in a finished round, judged by the engine (``games.engine.analysis``).
 
-    Asked for by the seat's player on the round's replay (``services.analysis_request``), computed
+    Asked for by the seat's player on the round's replay (``analysis_services.analysis_request``), computed
     by the Celery task ``games.tasks.round_analyse``; ``report`` is the engine's
     ``RoundReport.to_json()`` once ``status`` is done. ``done``/``total`` count the seat's moves
     looked at so far, for the progress shown while it runs.
@@ -182,7 +182,7 @@ class PuzzleBatch(models.Model):
 class DailyTry(models.Model):
     """One account's one try at the deal of one day (UTC) and variant: a solo match of its own room.
 
-    At most one per account, day and variant (``services.daily_start`` refuses a second). Its
+    At most one per account, day and variant (``daily_services.daily_start`` refuses a second). Its
     result is the round's score line of seat 0, where every player of the deal sits.
     """
 

@@ -37,7 +37,7 @@ class Room(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     #: Set for the solo room of one try at a deal of the day (``games.learn.daily``): the day (UTC) whose
     #: deal it plays. Such a room is private (``join_code``) and its seeds sealed until the day is
-    #: over and ``services.daily_reveal`` has revealed them (it clears ``join_code``).
+    #: over and ``daily_services.daily_reveal`` has revealed them (it clears ``join_code``).
     daily_day = models.DateField(null=True, blank=True, db_index=True)
 
     class Meta:

@@ -1,8 +1,8 @@
 """Deal of the day pages: today's deals, a day's boards, a month's board, and "play" (games/learn/daily.py).
 
-The pages read through ``games.learn.daily``; "play" writes through ``services.daily_start`` and sends
+The pages read through ``games.learn.daily``; "play" writes through ``daily_services.daily_start`` and sends
 the player to the live table of the try (``/matches/<id>/``). Each page first opens the days that
-are over (``services.daily_reveal``), so a seed shown on a page is always that of a day whose
+are over (``daily_services.daily_reveal``), so a seed shown on a page is always that of a day whose
 tries are closed.
 """
 

@@ -169,7 +169,7 @@ def _turn_timer(
 def round_close(*, match: Match, result: Any, now: Any) -> None:
     """Reveal a finished round's seed and write one score line per seat.
 
-    A deal of the day's seed stays sealed until its day is over (``services.daily_reveal``).
+    A deal of the day's seed stays sealed until its day is over (``daily_services.daily_reveal``).
     """
     seed = engine.deal_seed(match.secret_bytes, result.round_no)
     revealed = None if match.room.daily_day is not None else seed.hex()

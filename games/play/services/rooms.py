@@ -170,7 +170,7 @@ def match_start(
 
     The match secret comes from ``secrets``; round 1's commitment is stored (and shown in every
     view) before anyone has seen a card. ``secret``: the deal of the day's instead
-    (``services.daily_start``, the only caller that may start a match in a daily room, once).
+    (``daily_services.daily_start``, the only caller that may start a match in a daily room, once).
     """
     with transaction.atomic():
         room = _room_locked(room)
