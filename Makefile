@@ -107,11 +107,13 @@ eslint: npm ## ESLint (eslint.config.js) on the browser's JavaScript and its uni
 	else echo "ESLint not installed (npm not found): the JavaScript is not linted; install npm and run make lint again."; fi
 
 # The browser's JavaScript has JSDoc types, checked by TypeScript's compiler with no build step
-# (tsconfig.json: the pages' modules; tsconfig.worker.json: practice's Web Worker, whose global
-# scope is a worker's). docs/style.md, "The browser's JavaScript".
+# (tsconfig.json: the pages' modules; tsconfig.typed.json: the modules typed to the last
+# parameter, noImplicitAny too; tsconfig.worker.json: practice's Web Worker, whose global scope is
+# a worker's). docs/style.md, "The browser's JavaScript".
 .PHONY: tsc
 tsc: npm ## The JSDoc type check of static/js (tsc --noEmit; skipped without npm)
-	@if [ -x node_modules/.bin/tsc ]; then node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.worker.json && echo "tsc: no type errors"; \
+	@if [ -x node_modules/.bin/tsc ]; then node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.typed.json && \
+	  node_modules/.bin/tsc -p tsconfig.worker.json && echo "tsc: no type errors"; \
 	else echo "TypeScript not installed (npm not found): the JavaScript's types are not checked; install npm and run make lint again."; fi
 
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).
@@ -120,7 +122,7 @@ BROWSER_MODULES := games/shared/errors.py games/play/protocol.py games/play/fram
 # django-stubs reads the test runner's settings, a developer's (DEBUG on: tests/developer_settings.py).
 typecheck: export DJANGO_DEBUG ?= 1
 typecheck: venv ## mypy: strict on the engine and the pure modules the browser runs with it; the site's apps with django-stubs
-	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/practice/assets.py games/learn/puzzles.py
+	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/play/commits.py games/practice/assets.py games/learn/puzzles.py
 	$(BIN)/mypy games accounts remi_site
 
 fmt: venv ## Apply ruff fixes and formatting

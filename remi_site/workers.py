@@ -60,10 +60,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from django.conf import settings
 
-    nice = settings.OFFLOAD_NICE
+    from games.offload import lower_priority
+
+    nice, idle = settings.OFFLOAD_NICE, settings.OFFLOAD_IDLE
     processes = [
-        # The background worker at a lower priority (OFFLOAD_NICE): on busy CPUs live play comes first.
-        subprocess.Popen(command, preexec_fn=(lambda: os.nice(nice)) if kind == "background" else None)
+        # The background worker at a lower priority (OFFLOAD_NICE, OFFLOAD_IDLE): on busy CPUs
+        # live play comes first.
+        subprocess.Popen(
+            command, preexec_fn=(lambda: lower_priority(nice, idle)) if kind == "background" else None
+        )
         for kind, command in zip(kinds, commands(kinds, extra), strict=True)
     ]
 

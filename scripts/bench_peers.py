@@ -161,8 +161,8 @@ def work_spiel_python(deals: int, seed: int) -> dict[str, Any]:
 def work_ours_deadwood(hands: list[list[int]], repeat: int) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     from games.engine.cards import Card
-    from games.engine.deadwood import deadwood_after_discard, mask_of
-    from games.engine.variants.gin import PACK
+    from games.engine.gin.deadwood import deadwood_after_discard, mask_of
+    from games.engine.gin.rules import PACK
 
     by_face = {card.face: card for card in PACK}
     cards = [[by_face[RANKS[n % 13] + SPIEL_SUITS[n // 13]] for n in hand] for hand in hands]
@@ -191,9 +191,9 @@ def work_spiel_deadwood(hands: list[list[int]], repeat: int) -> dict[str, Any]:
 
 def work_ours_rummy(rounds: int, hands: int, seed: int) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
-    from games.engine.families.rummy_moves import opening_progress
     from games.engine.game import new_game
     from games.engine.rules import variant
+    from games.engine.rummy.moves import opening_progress
     from games.engine.tools.bench import Table, play_rounds, random_chooser
 
     out: dict[str, Any] = {}

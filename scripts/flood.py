@@ -157,13 +157,20 @@ async def flooded_run(
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    # Each phase has tables of its own: a table left by the quiet phase would be played on by
+    # the stand-in bots (its seats go away after the grace period) while the flood is measured.
+    # Each is set up just before its phase (a table waiting unplayed has its turns taken too).
     plans, cookie_name = loadtest.setup(args)
+    loud_plans: list[loadtest.Plan] = []
     match_id, cookie = setup_flood(args)
     try:
         quiet = asyncio.run(loadtest.run(plans, cookie_name, args))
-        loud, flooded = asyncio.run(flooded_run(plans, cookie_name, args, match_id, cookie))
+        loadtest.close_rooms(plans)
+        loud_plans, _ = loadtest.setup(args, first=args.tables)
+        loud, flooded = asyncio.run(flooded_run(loud_plans, cookie_name, args, match_id, cookie))
     finally:
         loadtest.close_rooms(plans)
+        loadtest.close_rooms(loud_plans)
     q99 = loadtest.percentile(quiet.move_latencies, 0.99) * 1000
     l99 = loadtest.percentile(loud.move_latencies, 0.99) * 1000
     rate = flooded.sent / flooded.seconds if flooded.seconds else 0.0

@@ -64,6 +64,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--replay-moves", type=int, default=1990, help="moves of the uploaded round")
     parser.add_argument("--analysis-rounds", type=int, default=6, help="rounds of the analysed match")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for any one frame")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="no heavy clients in the second phase: the two phases' ratio is then the machine's noise",
+    )
+    parser.add_argument(
+        "--idle-timeout", type=float, default=1800.0, help="seconds to wait for an idle background queue"
+    )
     args = parser.parse_args(argv)
     # What loadtest.run reads besides these.
     args.variant, args.player, args.echo_sockets, args.echo_interval = "remik51", "simple", 0, 1.0
@@ -111,11 +119,11 @@ def _cookie(user: Any) -> str:
     return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
 
 
-def setup_bot_tables(args: argparse.Namespace) -> list[BotPlan]:
+def setup_bot_tables(args: argparse.Namespace, first: int = 0) -> list[BotPlan]:
     from games.play import services
 
     plans = []
-    for table in range(args.bot_tables):
+    for table in range(first, first + args.bot_tables):
         person = _user(f"loadtest-bots-{table}")
         room = services.room_create(
             owner=person,
@@ -144,11 +152,8 @@ def setup_analysis(args: argparse.Namespace) -> tuple[int, tuple[tuple[str, tupl
     from games.play.models import Match
 
     settings.ROUND_PAUSE_SECONDS = 0  # this setup plays the rounds one after another
-    from games.learn.models import RoundAnalysis
 
-    # What earlier runs asked for must not load the quiet phase; new accounts each run (the
-    # limits per account and hour would refuse the same two again).
-    RoundAnalysis.objects.filter(round__match__room__name="loadtest analyses").delete()
+    # New accounts each run (the limits per account and hour would refuse the same two again).
     run = int(time.time())
     people = [_user(f"loadtest-analyst-a-{run}"), _user(f"loadtest-analyst-b-{run}")]
     room = services.room_create(
@@ -214,7 +219,8 @@ def _request(
     }
     if data is not None:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data else "GET")
+    method = "GET" if data is None else "POST"  # an empty body is a POST too ("Analyse my round")
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             body = response.read()
@@ -380,7 +386,7 @@ async def phase(
         try:
             await bot_table(plan, cookie_name, args, bot_stats, gate)
         except Exception as error:  # one table's failure is counted, the run goes on
-            bot_stats.errors[f"{type(error).__name__}"] += 1
+            bot_stats.errors[f"{type(error).__name__}: {str(error)[:80]}"] += 1
 
     people, _ = await asyncio.gather(
         loadtest.run(plans, cookie_name, args), asyncio.gather(*(one(p) for p in bots))
@@ -392,34 +398,90 @@ def _p99(values: Sequence[float]) -> float:
     return loadtest.percentile(values, 0.99) * 1000
 
 
+def wait_background_idle(timeout: float) -> float:
+    """Wait until the background queue is empty and its worker idle (the puzzles a fresh server
+    generates first, say), so that the quiet phase has no background work the heavy phase has
+    not. Returns the seconds waited; nothing to wait for without a broker between processes."""
+    from django.conf import settings
+
+    from remi_site.celery import app
+
+    if not str(settings.CELERY_BROKER_URL).startswith("redis"):
+        return 0.0
+    started = time.perf_counter()
+    queue = settings.BACKGROUND_QUEUE
+    while time.perf_counter() - started < timeout:
+        with app.connection_for_read() as connection:
+            waiting = int(connection.default_channel.client.llen(queue))
+        inspect = app.control.inspect(timeout=2.0)
+        busy = sum(
+            len(tasks)
+            for answer in ((inspect.active() or {}), (inspect.reserved() or {}))
+            for worker, tasks in answer.items()
+            if worker.startswith("background@")
+        )
+        if waiting == 0 and busy == 0:
+            return time.perf_counter() - started
+        print(f"waiting for the background queue: {waiting} queued, {busy} running", flush=True)
+        time.sleep(10)
+    raise SystemExit(f"the background queue was not idle after {timeout:.0f} s")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    plans, cookie_name = loadtest.setup(args)  # django.setup() too
-    bots = setup_bot_tables(args)
-    analysis_room, analysts = setup_analysis(args)
-    heavy = Heavy(args.url, drawing_record(args.replay_moves), args.replayers, analysts, cookie_name)
+    # Each phase has tables of its own, set up before either plays: a table left by the quiet
+    # phase would be played on by the stand-in bots (the seats go away after the grace period)
+    # while the heavy phase measures, a load the quiet phase did not have.
+    # They are set up just before their phase: a table that waits unplayed has its turns taken by
+    # the turn timer and the stand-ins too.
+    import django
+
+    django.setup()
+    from games.learn.models import RoundAnalysis
     from games.play import services
+
+    # What earlier runs asked for must not load the quiet phase: their queued analyses find no
+    # row and end at once ("gone"), then the wait is for what else the background has to do.
+    RoundAnalysis.objects.filter(round__match__room__name="loadtest analyses").delete()
+    waited = wait_background_idle(args.idle_timeout)
+    analysis_room, analysts = setup_analysis(args)
+    plans, cookie_name = loadtest.setup(args)
+    bots = setup_bot_tables(args)
+    loud_plans: list[loadtest.Plan] = []
+    loud_bot_plans: list[BotPlan] = []
+    heavy = Heavy(args.url, drawing_record(args.replay_moves), args.replayers, analysts, cookie_name)
+
+    def close(people: Sequence[loadtest.Plan], with_bots: Sequence[BotPlan]) -> None:
+        loadtest.close_rooms(people)
+        services.room_close(room_ids=[plan.room_id for plan in with_bots])
 
     try:
         quiet, quiet_bots = asyncio.run(phase(plans, bots, cookie_name, args))
+        close(plans, bots)
+        loud_plans, _ = loadtest.setup(args, first=args.tables)
+        loud_bot_plans = setup_bot_tables(args, first=args.bot_tables)
         context = multiprocessing.get_context("spawn")
         manager = context.Manager()
         stop, counts = manager.Event(), manager.dict()
         clients = context.Process(target=heavy_clients, args=(heavy, stop, counts))
-        clients.start()
-        time.sleep(3)  # the uploads and the analyses are under way before the tables play
+        if not args.control:
+            clients.start()
+            time.sleep(3)  # the uploads and the analyses are under way before the tables play
         try:
-            loud, loud_bots = asyncio.run(phase(plans, bots, cookie_name, args))
+            loud, loud_bots = asyncio.run(phase(loud_plans, loud_bot_plans, cookie_name, args))
         finally:
             stop.set()
-            clients.join(timeout=300)
-        answered = dict(sorted(counts.items()))
+            if not args.control:
+                clients.join(timeout=300)
+        answered = dict(sorted(counts.items())) if not args.control else {"control run": 0}
     finally:
-        loadtest.close_rooms(plans)
-        services.room_close(room_ids=[plan.room_id for plan in bots] + [analysis_room])
+        close(plans, bots)
+        close(loud_plans, loud_bot_plans)
+        services.room_close(room_ids=[analysis_room])
     lines = [
         f"heavy flood: {args.tables} tables x {args.seats} seats and {args.bot_tables} tables of a person "
-        f"and a bot, {args.moves} moves a table per phase, think {args.think:g} s, against {args.url}",
+        f"and a bot, {args.moves} moves a table per phase (new tables for each), think {args.think:g} s, "
+        f"against {args.url}; waited {waited:.0f} s for an idle background queue",
         f"quiet: move -> all frames {loadtest._latency_line(quiet.move_latencies)}; errors "
         f"{sum(quiet.errors.values())}",
         f"quiet: bot reply {loadtest._latency_line(quiet_bots.replies)}; "

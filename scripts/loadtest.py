@@ -130,8 +130,10 @@ class Plan:
     cookies: tuple[str, ...]  # one per seat, in seat order
 
 
-def setup(args: argparse.Namespace) -> tuple[list[Plan], str]:
-    """Users, one started match per table, session cookies. Returns the plans and the cookie name."""
+def setup(args: argparse.Namespace, first: int = 0) -> tuple[list[Plan], str]:
+    """Users, one started match per table, session cookies. Returns the plans and the cookie name.
+    Tables are numbered from ``first`` (their players' names too): a second call with ``first``
+    past the first call's tables sets up other tables for other players."""
     import django
 
     django.setup()
@@ -159,7 +161,7 @@ def setup(args: argparse.Namespace) -> tuple[list[Plan], str]:
         return user
 
     plans = []
-    for table in range(args.tables):
+    for table in range(first, first + args.tables):
         users = [player(table, seat) for seat in range(args.seats)]
         room = services.room_create(
             owner=users[0],

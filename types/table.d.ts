@@ -72,13 +72,8 @@ interface View {
   atu?: string | null;
   atu_taken_by?: number | null;
   consumed_jokers?: string[];
-  opened?: boolean[];
-  /** The gin family's block. */
-  gin?: any;
-  /** Knock-108's blocks. */
-  stage?: string;
-  stakes?: any;
-  in_game?: boolean[];
+  /** The family's and the variant's own fields (the gin family's `gin`, Knock-108's `stage`,
+   * `stakes` and `in_game`, the rummy cycle's `opened`…), read by the family's module alone. */
   [key: string]: any;
 }
 

@@ -42,6 +42,7 @@ from .record_check import iter_round_steps, round_steps, verify_record
 from .records import FORMAT as RECORD_FORMAT
 from .records import record_from_json, record_to_json, replay, verify_deal
 from .rules import Rules, variant, variant_names
+from .scoring import ScoreLine
 from .state import (
     GameState,
     TableMeld,
@@ -76,6 +77,7 @@ __all__ = [
     "Pass",
     "Play",
     "Rules",
+    "ScoreLine",
     "TableMeld",
     "TakeDiscard",
     "Transition",

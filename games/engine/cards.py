@@ -141,6 +141,17 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     return tuple(parse_card(part) for part in parts)
 
 
+def optional_card(text: str | None) -> Card | None:
+    """The card ``text`` names, or None for None or an empty text (a state's JSON field that may
+    be empty: an atu, an up-card, a card just taken)."""
+    return parse_card(text) if text else None
+
+
+def optional_text(card: Card | None) -> str | None:
+    """``str(card)``, or None for no card: the other way of :func:`optional_card`."""
+    return str(card) if card is not None else None
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards in notation, separated by single spaces."""
     return " ".join(str(card) for card in cards)

@@ -1,8 +1,8 @@
 """The one turn API: ``new_game``, ``apply_move``, ``legal_moves`` and ``end_match``.
 
-Each hands the state to its variant's family (``Rules.family``: the rummy cycle, the gin family,
-Knock-108; :mod:`games.engine.families`) through one interface, after the checks every family
-shares (:func:`games.engine.families.base.play`). ``apply_move(state, seat, move)`` returns a
+Each hands the state to its rule set's turn cycle (``Rules.family`` names the family: the rummy
+cycle, the gin cycle, Knock-108's; :mod:`games.engine.registry`) through one interface, after the
+checks every cycle shares (:func:`games.engine.cycle.play`). ``apply_move(state, seat, move)`` returns a
 :class:`~games.engine.state.Transition` (the new state and its events) or raises an
 :class:`~games.engine.errors.IllegalMoveError`; the state passed in is never changed.
 """
@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from . import errors
 from .deal import secret_bytes
 from .events import public
-from .families import FAMILIES, family_of, play
-from .families.steps import finish
 from .moves import Move
+from .registry import CYCLES, cycle_of, play
 from .rules import Rules
 from .state import GameState, Transition
+from .steps import finish
 
 __all__ = [
     "Transition",
@@ -54,7 +54,7 @@ def new_game(
         first = choose_first(rules, count, secret)
     elif not 0 <= first < count:
         raise ValueError(f"first must be a seat (0 to {count - 1})")
-    family = family_of(rules)
+    cycle = cycle_of(rules)
     empty = GameState(
         rules=rules,
         players=count,
@@ -74,14 +74,14 @@ def new_game(
         totals=(0,) * count,
         winners=(),
         moves_played=0,
-        cycle=family.start(rules, count),
+        cycle=cycle.start(rules, count),
     )
-    return family.deal_round(empty, 1, first)
+    return cycle.deal_round(empty, 1, first)
 
 
 def choose_first(rules: Rules, players: int, secret: bytes) -> int:
-    """Who deals (or plays first) in round 1 of a match with this secret (the family's rule)."""
-    return family_of(rules).choose_first(rules, players, secret)
+    """Who deals (or plays first) in round 1 of a match with this secret (the cycle's rule)."""
+    return cycle_of(rules).choose_first(rules, players, secret)
 
 
 def next_match_first(rules: Rules, previous: GameState) -> int | None:
@@ -101,7 +101,7 @@ def next_match_first(rules: Rules, previous: GameState) -> int | None:
 
 
 #: ``apply_move(state, seat, move)``: play ``move`` for ``seat``; raises IllegalMoveError (the state
-#: is left as it was). It is :func:`games.engine.families.base.play`, the turn every move goes
+#: is left as it was). It is :func:`games.engine.cycle.play`, the turn every move goes
 #: through, called directly: a hundred moves a gin deal, one frame fewer each (docs/benchmarks.md,
 #: "The gin hot path, choice by choice").
 apply_move: Callable[[GameState, int, Move], Transition] = play
@@ -111,12 +111,12 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
     """Moves ``seat`` may make now: none unless it is the seat to move in a match not over.
 
     Simple moves (a draw, every discard) are listed in full; composite moves (plays, takes) have
-    too many forms to list, so the family lists those its search finds, each accepted by
+    too many forms to list, so the cycle lists those its search finds, each accepted by
     :func:`apply_move`.
     """
     if state.phase == "over" or seat != state.turn:
         return []
-    return FAMILIES[state.rules.family].legal_moves(state, seat)
+    return CYCLES[state.rules.family].legal_moves(state, seat)
 
 
 def end_match(state: GameState) -> Transition:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .cards import card_texts
 from .deal import commitment, deal_seed
-from .families import family_of
+from .registry import cycle_of
 from .state import GameState, TableMeld
 
 
@@ -47,8 +47,8 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         raise ValueError(f"no seat {seat!r} at this table")
     rules = state.rules
     over = state.phase == "over"
-    family = family_of(rules)
-    own = family.view_extra(state, seat)
+    cycle = cycle_of(rules)
+    own = cycle.view_extra(state, seat)
     consumed = own.pop("consumed_jokers")
     view: dict[str, Any] = {
         "variant": rules.name,
@@ -82,9 +82,9 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     if over:
         # The last round is over too: its seed may be revealed.
         view["revealed_seed"] = deal_seed(state.secret, state.round_no).hex()
-    # What only this variant has (Rummy 500's running tally, Remik 40's prize pool): public facts.
-    view.update(rules.view_extra(state, seat))
+    # What only this family has (gin's block, Knock-108's stakes, Rummy 500's running tally, Remik
+    # 40's prize pool): public facts, from its cycle's one hook.
     view.update(own)
     if seat is not None:
-        view["you"] = family.seat_options(state, seat)
+        view["you"] = cycle.seat_options(state, seat)
     return view

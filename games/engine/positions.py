@@ -18,11 +18,12 @@ from dataclasses import replace
 from typing import Literal
 
 from .cards import Card, parse_card, parse_cards
-from .cycles import GinState, GinStep, RummyState
 from .deal import deal_seed, secret_bytes, shuffle
 from .game import new_game
+from .gin.state import GinState, GinStep
 from .melds import read_meld
 from .rules import Rules
+from .rummy.state import RummyState
 from .state import GameState, Phase, TableMeld
 
 CardsText = str | Sequence[Card]
@@ -154,9 +155,9 @@ def gin_position(
     >>> you["deadwood"], "5H#1" in you["knock_discards"]   # discarding 5H is gin
     (0, True)
     """
-    from .variants.gin import GinFamily
+    from .gin.rules import GinRules
 
-    if not isinstance(rules, GinFamily):
+    if not isinstance(rules, GinRules):
         raise ValueError(f"{rules.name} is not of the gin family")
     family = rules
     pack = rules.pack()

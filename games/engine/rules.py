@@ -1,9 +1,10 @@
 """Rule sets: what every variant shares, and the options a table can choose.
 
-A variant is a :class:`Rules` subclass in ``variants/`` that states only how it differs: a few class
-attributes (deck, hand sizes, meld limits, opening) and hooks (card values, round scoring, match
-end). The turn cycles of the families (:mod:`.families`) read them; they never ask which variant
-they are playing.
+A rule set is a :class:`Rules` subclass in its family's package (``rummy/remik51.py``,
+``gin/rules.py``, ...; docs/engine.md, "Families, rule sets and cycles"), registered under its
+variant name, that states only how it differs: a few class attributes (deck, hand sizes, meld
+limits, opening) and hooks (card values, round scoring, match end). Its family's turn cycle reads
+them; it never asks which variant it is playing.
 
 >>> rules = variant("remik51", penaltyLimit=300)
 >>> rules.options["penalty_limit"], rules.options["joker_penalty"]
@@ -16,6 +17,7 @@ ValueError: remik51: option jokers_per_deck must be one of 2, 3 (got 4)
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -31,9 +33,9 @@ if TYPE_CHECKING:
 
 
 class MatchFacts(Protocol):
-    """What a variant's ``view_extra`` reads of the match: the public facts of a
-    :class:`~games.engine.state.GameState` (which has them all), named here so that the rules,
-    which the state holds, need not know the state."""
+    """What a rule set's hooks read of the match (the rummy rule sets' ``table_facts``): the public
+    facts of a :class:`~games.engine.state.GameState` (which has them all), named here so that the
+    rules, which the state holds, need not know the state."""
 
     @property
     def rules(self) -> Rules: ...
@@ -141,6 +143,10 @@ class Rules:
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    #: The family the rule set belongs to (one of :data:`FAMILIES`), whose turn cycle it plays:
+    #: "rummy" (draw, meld, lay off, discard), "gin" (gin and Oklahoma: knock, the defender's
+    #: reply) or "knock108". Bots are chosen by it. Each family's base rule set says it.
+    family: ClassVar[str] = ""
 
     # --- deck and deal -----------------------------------------------------------------------
     min_players: ClassVar[int] = 2
@@ -150,7 +156,7 @@ class Rules:
     # --- melds -------------------------------------------------------------------------------
     policy: MeldPolicy = MeldPolicy()
 
-    # --- turn rules (read by the rummy family's cycle, families/rummy*.py) -------------------
+    # --- turn rules (read by the rummy cycle, rummy/cycle.py and rummy/play.py) -------------
     #: "pure": the opening must include a run without jokers (R51-31); "any": any run (RMI-25).
     opening_run: ClassVar[Literal["pure", "any", "none"]] = "none"
     #: Nothing reaches the table in a seat's first turn of a round (RMI-19).
@@ -172,9 +178,6 @@ class Rules:
     #: When the stock is empty and a player must draw: "reshuffle" the pile minus its top card
     #: (R51-38) or "end" the round (RMI-50).
     stock_out: ClassVar[Literal["reshuffle", "end"]] = "reshuffle"
-    #: The family whose turn cycle the variant plays: "rummy" (draw, meld, lay off, discard),
-    #: "gin" (gin and Oklahoma: knock, the defender's reply) or "knock108". Bots are chosen by it.
-    family: ClassVar[str] = "rummy"
     #: False: there is no opening; every seat may lay off and take deep from the start (R500-19).
     opening_required: ClassVar[bool] = True
     #: The first player is dealt no extra card and starts by drawing (R500-6, R40-Q13).
@@ -201,7 +204,7 @@ class Rules:
     #: card off the table fits a table meld (a reshuffled stock would go round for ever, R40-Q15).
     end_when_stuck: ClassVar[bool] = False
     #: Rule ids the rummy cycle cites in its messages, where they differ from Remik 51's
-    #: (``families.rummy_play.RULE_IDS``).
+    #: (``rummy.play.RULE_IDS``).
     rule_ids: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -275,9 +278,15 @@ class Rules:
         return {"variant": self.name, "options": options}
 
     # --- per-variant facts (override) --------------------------------------------------------
+    #: The most seats where the rule set offers no ``max_players`` option (gin and Oklahoma: 2).
+    default_max_players: ClassVar[int] = 4
+
     @property
     def max_players(self) -> int:
-        return 4
+        """The most seats at the table: the ``max_players`` option where the rule set offers one
+        (Remik 51, Remi, Rummy 500, Remik 40, Knock-108), else ``default_max_players``."""
+        seats = self._options.get("max_players")
+        return self.default_max_players if seats is None else int(seats)
 
     @property
     def decks(self) -> int:
@@ -333,10 +342,6 @@ class Rules:
         closes a round, before dealing the next (docs/engine.md, "Round limit")."""
         limit = self.round_limit
         return limit is not None and rounds_played >= limit
-
-    def view_extra(self, state: MatchFacts, seat: int | None) -> dict[str, Any]:
-        """What the variant adds to every view (public facts only): nothing by default."""
-        return {}
 
     def end_condition(self) -> str:
         """When the match ends and who wins, in one sentence (shown before a player sits down)."""
@@ -424,7 +429,18 @@ class Rules:
         return best_arrangement(self, seq)
 
 
+#: The families of the engine, each a package of it (``games/engine/<family>/``) holding its rule
+#: sets, its turn cycle, its state and its bots (docs/engine.md, "Families, rule sets and cycles").
+FAMILIES = ("rummy", "gin", "knock108")
+
 _REGISTRY: dict[str, type[Rules]] = {}
+
+
+def _register_rule_sets() -> None:
+    """Import every family's package: its ``__init__`` imports its rule sets, which register
+    themselves. By name, as a family's rule sets import this module and not the other way round."""
+    for family in FAMILIES:
+        importlib.import_module(f"{__package__}.{family}")
 
 
 def register(cls: type[Rules]) -> type[Rules]:
@@ -437,7 +453,7 @@ def variant(name: str, **options: Any) -> Rules:
 
     Unknown names, unknown options and out-of-range values raise ``ValueError``.
     """
-    from . import variants  # noqa: F401  (registers the variants)
+    _register_rule_sets()
 
     try:
         factory = _REGISTRY[name]
@@ -448,7 +464,7 @@ def variant(name: str, **options: Any) -> Rules:
 
 
 def variant_names() -> list[str]:
-    from . import variants  # noqa: F401
+    _register_rule_sets()
 
     return sorted(_REGISTRY)
 
@@ -459,7 +475,7 @@ def family_of(name: str) -> str:
     >>> family_of("oklahoma"), family_of("remik40")
     ('gin', 'rummy')
     """
-    from . import variants  # noqa: F401
+    _register_rule_sets()
 
     try:
         return _REGISTRY[name].family

@@ -11,13 +11,30 @@ from enum import Enum
 from typing import Any, Final, Literal, NamedTuple
 
 from .cards import Card, parse_card
-from .cycles import Cycle, RummyState, cycle_from_json
 from .events import Event
+from .gin.state import GinState
+from .knock108.state import Knock108State
 from .melds import Meld
 from .rules import Rules, family_of, rules_from_json
+from .rummy.state import RummyState
 from .scoring import RoundResult, ScoreLine
 
 Phase = Literal["draw", "play", "over"]
+
+#: A family's own part of the state (``GameState.cycle``), kept by its turn cycle: one class per
+#: family, in the family's package (``rummy/state.py``, ``gin/state.py``, ``knock108/state.py``).
+CycleState = RummyState | GinState | Knock108State
+
+_CYCLE_STATES: Mapping[str, type[RummyState] | type[GinState] | type[Knock108State]] = {
+    "rummy": RummyState,
+    "gin": GinState,
+    "knock108": Knock108State,
+}
+
+
+def cycle_from_json(family: str, data: Mapping[str, Any]) -> CycleState:
+    """The state of ``family``'s cycle from its JSON."""
+    return _CYCLE_STATES[family].from_json(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +80,8 @@ class GameState:
     winners: tuple[int, ...]
     #: Moves applied so far in the match (a version number).
     moves_played: int
-    #: What the variant's family keeps beyond the fields above (:mod:`games.engine.cycles`).
-    cycle: Cycle
+    #: What its family's turn cycle keeps beyond the fields above (:data:`CycleState`).
+    cycle: CycleState
 
     @property
     def is_over(self) -> bool:
@@ -143,7 +160,7 @@ def evolve(
     totals: tuple[int, ...] | _Keep = KEEP,
     winners: tuple[int, ...] | _Keep = KEEP,
     moves_played: int | _Keep = KEEP,
-    cycle: Cycle | _Keep = KEEP,
+    cycle: CycleState | _Keep = KEEP,
 ) -> GameState:
     """``s`` with the fields given changed (``dataclasses.replace``, written out for speed: a gin
     deal is a hundred moves, each a new state; ``make bench``)."""
@@ -181,7 +198,7 @@ def turned(
     phase: Phase,
     turns_started: tuple[int, ...],
     moves_played: int,
-    cycle: Cycle,
+    cycle: CycleState,
 ) -> GameState:
     """``s`` after a move of a turn (a draw, a take, a discard, the turn passed): the fields such
     a move may change, every one given, the others kept. :func:`evolve` without its keywords, for

@@ -97,19 +97,19 @@ def match_record(match: Match, *, with_secret: bool = True) -> dict[str, Any]:
 
 
 def _line_json(line: ScoreLine) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "seat": line.seat,
-        "points": line.points,
-        "hand": line.hand,
-        "table": line.table,
-        "bonus": line.bonus,
-        "atu_bonus": line.atu_bonus,
-        "multiplier": line.multiplier,
-        "notes": list(line.notes),
-    }
-    if line.chips is not None:
-        data["chips"] = line.chips
-    return data
+    """A stored score line as the engine writes one (``engine.ScoreLine.to_json``, the one JSON of
+    a score line: a record's lines are the engine's own)."""
+    return engine.ScoreLine(
+        seat=line.seat,
+        points=line.points,
+        hand=line.hand,
+        table=line.table,
+        bonus=line.bonus,
+        atu_bonus=line.atu_bonus,
+        multiplier=line.multiplier,
+        notes=tuple(line.notes),
+        chips=line.chips,
+    ).to_json()
 
 
 #: Frames in a page of a replay (docs/record.md, "Replays"): a page is what one request builds and

@@ -33,6 +33,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from autobahn.exception import Disconnected
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 logger = logging.getLogger(__name__)
@@ -133,6 +134,10 @@ class Fanout:
                     continue  # it read the same seats in its own first frame
                 try:
                     await socket.match_frame(text, version, state)
+                except Disconnected:
+                    # The socket closed between the move and its frame (a tab shut, a phone
+                    # asleep): nothing is lost (its reconnect reads the whole state), so no error.
+                    logger.debug("a frame of match %s came after its socket closed", message["match"])
                 except Exception:  # one socket's fault never stops the others' frames
                     logger.exception("a frame of match %s was not sent to %s", message["match"], group)
 

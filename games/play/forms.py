@@ -19,6 +19,7 @@ from games import engine
 from games.play.models import Seat
 from games.play.services import TURN_SECONDS_RANGE
 from games.shared import i18n_rules
+from games.shared.text import MAX_MARKS, chat_clean, marks_run
 
 #: The option that is the table size: the form's "seats" field sets it.
 SEATS_OPTION = "max_players"
@@ -108,6 +109,16 @@ class RoomForm(forms.Form):
                 seats.widget.attrs.update(_bounds(spec))
                 continue
             self.fields[OPTION_PREFIX + spec["name"]] = _option_field(spec)
+
+    def clean_name(self) -> str:
+        """Cleaned as a chat line (everyone reads it in the lobby): composed, without control or
+        direction-turning characters, and never a letter under more than ``MAX_MARKS`` marks."""
+        name = chat_clean(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(self.fields["name"].error_messages["required"], code="required")
+        if marks_run(name) > MAX_MARKS:
+            raise forms.ValidationError(gettext("Too many accents on one letter."), code="too_many_marks")
+        return name
 
     def clean_variant(self) -> str:
         # The option fields were built for the variant of the page, so the two must agree.

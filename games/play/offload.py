@@ -131,7 +131,16 @@ def _child_start() -> None:
     django.setup()
     # Below the servers' priority: when the CPUs are all busy, the tables' frames and bots come
     # first and the replays and analyses take what is left.
-    os.nice(settings.OFFLOAD_NICE)
+    lower_priority(settings.OFFLOAD_NICE, settings.OFFLOAD_IDLE)
+
+
+def lower_priority(nice: int, idle: bool) -> None:
+    """This process below the servers: ``nice`` more niceness and, with ``idle`` on Linux, the
+    idle scheduling class (it runs only when no other process wants the CPU). Its children
+    inherit both (a Celery worker's pool)."""
+    os.nice(nice)
+    if idle and hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _child_call(language: str | None, function: Callable[..., T], args: Any, kwargs: Any) -> T:

@@ -386,6 +386,9 @@ REPLAY_WAITING = max(1, int(env_float("REPLAY_WAITING", 4)))
 #: The children's (and ``make worker``'s background worker's) niceness: lower priority than the
 #: servers and the live worker, so that on busy CPUs the tables come first.
 OFFLOAD_NICE = int(env_float("OFFLOAD_NICE", 10))
+#: On Linux, also the idle scheduling class (SCHED_IDLE) for them: they run only on CPU time no
+#: other process wants (docs/architecture.md, "Heavy work"; docs/benchmarks.md for the figures).
+OFFLOAD_IDLE = env_bool("OFFLOAD_IDLE", default=False)
 #: The embedded worker computes background tasks (analyses, puzzle batches) in a child process,
 #: so that they do not hold the interpreter the server's event loop needs.
 BACKGROUND_IN_CHILD = env_bool("BACKGROUND_IN_CHILD", default=CELERY_EMBEDDED_WORKER)

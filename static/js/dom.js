@@ -1,5 +1,13 @@
 // A tiny element builder: h("button", {class: "x", onclick: f, "aria-label": "y"}, "text", child).
 
+/**
+ * An element `tag` with its attributes (`class`, `dataset`, `on…` listeners, the others set as
+ * they are; null, undefined and false left out) and its children (text, nodes, nested lists).
+ * @param {string} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...any} children
+ * @returns {HTMLElement}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
@@ -16,6 +24,10 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {any[]} children
+ */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -24,7 +36,11 @@ function append(el, children) {
   }
 }
 
-/** Replace the children of `el`. */
+/**
+ * Replace the children of `el`.
+ * @param {HTMLElement} el
+ * @param {...any} children
+ */
 export function patch(el, ...children) {
   el.replaceChildren();
   append(el, children);

@@ -17,12 +17,12 @@ const tn = (singular, plural, n) => {
   return String(text).replace(/%\(n\)s/g, String(n));
 };
 
-const root = document.getElementById("replay");
+const root = /** @type {HTMLElement} */ (document.getElementById("replay")); // templates/games/replay.html
 const frames = new Map();
 function keep(first, list) {
   list.forEach((frame, offset) => frames.set(first + offset, frame));
 }
-keep(Number(root.dataset.first) || 0, JSON.parse(document.getElementById("replay-frames").textContent));
+keep(Number(root.dataset.first) || 0, JSON.parse(/** @type {HTMLElement} */ (document.getElementById("replay-frames")).textContent || "[]"));
 const last = Number(root.dataset.last);
 let step = Math.min(Math.max(Number(root.dataset.step) || 0, 0), last);
 let asking = null;
@@ -30,7 +30,7 @@ let asking = null;
 // The page of frames holding `target`, from the server; a refusal (too many pages asked for:
 // replay_rate_limited) is shown with the server's text, in the page's language.
 async function fetchPage(target) {
-  const url = new URL(root.dataset.framesUrl, window.location.href);
+  const url = new URL(/** @type {string} */ (root.dataset.framesUrl), window.location.href);
   url.searchParams.set("step", String(target));
   const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
   const data = await response.json();

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games import engine
-from games.engine.families.rummy_moves import play_options
+from games.engine.rummy.moves import play_options
 from tests.browser.tablekit import (
     click,
     hand,

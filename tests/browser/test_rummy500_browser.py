@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.engine import view_for
-from games.engine.families.rummy_moves import take_options
+from games.engine.rummy.moves import take_options
 from tests.browser.tablekit import (
     Seat,
     click,

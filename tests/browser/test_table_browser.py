@@ -23,7 +23,7 @@ import pytest
 
 from games import engine
 from games.engine.bots import choose_move
-from games.engine.families.rummy_moves import play_options, take_options
+from games.engine.rummy.moves import play_options, take_options
 from games.play import services
 from games.play.models import Match
 from tests.browser import tablekit

@@ -135,7 +135,7 @@ def test_an_alternative_that_ends_the_round_is_scored_on_that_round() -> None:
 
 def test_a_knockers_shown_cards_stay_in_its_hand_in_every_sample() -> None:
     from games.engine.bots import choose_move
-    from games.engine.cycles import GinState
+    from games.engine.gin.state import GinState
 
     state = new_game(variant("gin"), players=2, seed=5)
     while not (isinstance(state.cycle, GinState) and state.cycle.step == "reply"):

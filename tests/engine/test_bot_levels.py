@@ -22,10 +22,10 @@ from games.engine.bots import (
     SEED_FIELDS,
     candidate_moves,
     choose_move,
-    normal,
     view_rng,
 )
 from games.engine.rules import variant_names
+from games.engine.rummy.bots import normal
 
 #: Short matches: every variant's match ends within a few deals.
 SHORT: dict[str, dict[str, Any]] = {

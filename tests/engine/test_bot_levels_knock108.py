@@ -1,4 +1,4 @@
-"""Knock-108's hard level (games/engine/bots/hard_knock108.py): it counts the cards it has seen."""
+"""Knock-108's hard level (games/engine/knock108/bots/hard.py): it counts the cards it has seen."""
 
 from __future__ import annotations
 

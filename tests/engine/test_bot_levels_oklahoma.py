@@ -1,4 +1,4 @@
-"""The hard level of the gin family in Oklahoma (games/engine/bots/hard_gin.py): it takes the
+"""The hard level of the gin family in Oklahoma (games/engine/gin/bots/hard.py): it takes the
 face-up card only when that beats a blind draw from the stock, by the deadwood expected one draw
 later over every unseen card (the normal bot takes any card that lowers its deadwood)."""
 

@@ -1,5 +1,5 @@
-"""The hard level of Remi and Rummy 500 (:mod:`games.engine.bots.hard_remi_rummy500`): a race to go out with
-plus points.
+"""The hard level of Remi and Rummy 500 (:mod:`games.engine.rummy.bots.hard_remi_rummy500`): a race to go out
+with plus points.
 
 * once open, it keeps its melds and the cards that fit the table in hand while no opponent who has
   opened is near going out, and lays everything when one is (RMI-51, RMI-54, RMI-56);
@@ -14,10 +14,10 @@ from typing import Any
 
 from games.engine import variant, view_for
 from games.engine.bots import choose_move
-from games.engine.bots.hard_remi_rummy500 import SAFE_HAND, HardPlus
-from games.engine.bots.normal import NormalBot, read_view
 from games.engine.moves import Discard, Play
 from games.engine.positions import position
+from games.engine.rummy.bots.hard_remi_rummy500 import SAFE_HAND, HardPlus
+from games.engine.rummy.bots.normal import NormalBot, read_view
 
 REMI = variant("remi")
 #: Cards of an opponent who has opened, far from going out and near it.

@@ -1,4 +1,4 @@
-"""Remik 40's hard level (:mod:`games.engine.bots.hard_remik40`): a race to go out (R40-25).
+"""Remik 40's hard level (:mod:`games.engine.rummy.bots.hard_remik40`): a race to go out (R40-25).
 
 * it opens at once, where the shared hard bot holds the opening back for a one-go "Remik";
 * it sheds no points when the opponent is near the end: it keeps the cards that may go out;
@@ -12,12 +12,12 @@ from typing import Any
 
 from games.engine import variant, view_for
 from games.engine.bots import choose_move
-from games.engine.bots.hard_remik40 import HardRemik40
-from games.engine.bots.hard_rummy import HardBot
-from games.engine.bots.normal import _without, read_view
 from games.engine.cards import Card
 from games.engine.moves import Discard, Play
 from games.engine.positions import position
+from games.engine.rummy.bots.hard import HardBot
+from games.engine.rummy.bots.hard_remik40 import HardRemik40
+from games.engine.rummy.bots.normal import _without, read_view
 from games.engine.search import best_arrangement
 
 R40 = variant("remik40")

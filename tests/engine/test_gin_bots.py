@@ -30,7 +30,7 @@ from games.engine import (
     view_for,
 )
 from games.engine.bots import NormalBot
-from games.engine.bots.normal_gin import candidates
+from games.engine.gin.bots.normal import candidates
 from games.engine.positions import gin_position
 from games.engine.tools.cli import main
 from tests.effort import SOAK, effort

@@ -1,4 +1,4 @@
-"""Gin deadwood (``games.engine.deadwood``) against an independent brute force.
+"""Gin deadwood (``games.engine.gin.deadwood``) against an independent brute force.
 
 The referee below knows nothing of the bitmask tables: it lists every meld of a hand from the
 cards themselves (runs of 3+ consecutive ranks of one suit, ace low only, no K-A-2; sets of 3 or 4
@@ -22,7 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import Card, parse_cards, variant
-from games.engine.deadwood import (
+from games.engine.errors import InvalidMeldError
+from games.engine.gin.deadwood import (
     arrangement,
     cards_of,
     deadwood,
@@ -31,7 +32,6 @@ from games.engine.deadwood import (
     mask_of,
     with_layoffs,
 )
-from games.engine.errors import InvalidMeldError
 from games.engine.melds import Meld, extend_meld, read_meld
 from tests.effort import effort
 

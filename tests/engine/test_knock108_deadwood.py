@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from games.engine import Card, parse_cards, variant
 from games.engine.cards import build_pack
+from games.engine.knock108.rules import best_declaration, deadwood, special_hand
 from games.engine.rules import Rules
-from games.engine.variants.knock108 import best_declaration, deadwood, special_hand
 
 # --- loose points against an independent brute force -----------------------------------------------
 

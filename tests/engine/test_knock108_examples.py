@@ -27,7 +27,7 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.variants.knock108 import declaration, special_hand
+from games.engine.knock108.rules import declaration, special_hand
 from tests.engine.helpers import refused, run
 
 # Hands that end the deal when the last card named is discarded.

@@ -18,8 +18,8 @@ import pytest
 from games.engine import apply_move, legal_moves, new_game
 from games.engine.cards import JOKER, SUITS, Card
 from games.engine.errors import InvalidMeldError
-from games.engine.families import rummy_moves
 from games.engine.melds import Meld, MeldPolicy, extend_meld, may_extend, meld_readings, position_rank
+from games.engine.rummy import moves as rummy_moves
 from tests.effort import THOROUGH, effort
 from tests.engine.strategies import RULE_SETS, choose_move, make_rules
 

@@ -56,10 +56,10 @@ from games.engine import (
     view_for,
 )
 from games.engine.deal import deal_seed
+from games.engine.gin.rules import GinRules
 from games.engine.melds import read_meld
 from games.engine.records import make_record
 from games.engine.rules import family_of
-from games.engine.variants.gin import GinFamily
 from tests.engine.strategies import (
     CARD_ID_RE,
     Playthrough,
@@ -777,7 +777,7 @@ def _check_gin_deal(pt: Playthrough, index: int) -> None:
     pre, post = pt.states[index], pt.states[index + 1]
     result = post.results[-1]
     rules = pre.rules
-    assert isinstance(rules, GinFamily)
+    assert isinstance(rules, GinRules)
     assert result.round_no == pre.round_no
     assert result.first == pre.first
     assert list(result.totals) == [t + line.points for t, line in zip(pre.totals, result.lines, strict=True)]
@@ -826,7 +826,7 @@ def _check_gin_deal(pt: Playthrough, index: int) -> None:
 def _check_gin_end(state: GameState) -> None:
     """GIN-23/24, GIN-Q3; Oklahoma's three columns (OKL-6, OKL-Q2, OKL-Q3)."""
     rules = state.rules
-    assert isinstance(rules, GinFamily)
+    assert isinstance(rules, GinRules)
     won = [0, 0]
     for result in state.results:
         if result.winner is not None:
@@ -921,7 +921,7 @@ def _jump(state: GameState, seat: int) -> int:
 
 
 def _k108_loose(state: GameState, cards: tuple[Card, ...]) -> int:
-    from games.engine.variants.knock108 import special_hand
+    from games.engine.knock108.rules import special_hand
 
     if special_hand(state.rules, cards) is not None:
         return 0

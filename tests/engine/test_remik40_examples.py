@@ -20,7 +20,7 @@ from games.engine import (
 )
 from games.engine.melds import read_meld
 from games.engine.moves import Play
-from games.engine.variants.remik40 import split_pool
+from games.engine.rummy.remik40 import split_pool
 from tests.engine.helpers import discard, faces, play, points, refused, table_cards
 
 R40 = variant("remik40")

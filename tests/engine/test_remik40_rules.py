@@ -398,7 +398,7 @@ def test_r40_q11_one_game_is_one_round_and_its_ledger_is_in_the_results_and_the_
 
 
 def test_r40_q12_rounding_remainders_go_to_the_winner() -> None:
-    from games.engine.variants.remik40 import split_pool
+    from games.engine.rummy.remik40 import split_pool
 
     for pool in range(0, 400, 7):
         for penalties in ([0, 10, 20, 30], [0, 10, 60, 20], [10, 0, 49, 50], [5, 60, 0]):

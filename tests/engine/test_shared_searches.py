@@ -30,9 +30,10 @@ from games.engine import (
     variant,
     view_for,
 )
-from games.engine.bots import LEVELS, candidate_moves, choose_move, normal, registry
+from games.engine.bots import LEVELS, candidate_moves, choose_move, registry
 from games.engine.bots.levels import view_rng
 from games.engine.rules import Rules
+from games.engine.rummy.bots import normal
 from games.engine.search import (
     _SHARED,
     EXACT_CARDS,

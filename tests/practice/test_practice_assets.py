@@ -27,7 +27,7 @@ def test_the_archive_is_the_same_bytes_for_the_same_sources(tmp_path: Path) -> N
     assert archive.path.read_bytes() == first
     assert archive.name == f"engine-{archive.digest[:12]}.zip"
     assert "games/engine/__init__.py" in members
-    assert "games/engine/bots/hard_rummy.py" in members
+    assert "games/engine/rummy/bots/hard.py" in members
     assert {"games/play/framing.py", "games/play/protocol.py", "games/play/rack.py"} <= set(members)
     assert not any(name.startswith(("games/models", "games/views", "games/services")) for name in members)
 

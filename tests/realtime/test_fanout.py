@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
 
 import pytest
+from autobahn.exception import Disconnected
 from django.conf import settings
 
 from games.play import broadcast, fanout, selectors, services
@@ -100,15 +102,35 @@ def _move(move: dict[str, Any]) -> Any:
 
 
 class _Socket:
-    def __init__(self, name: str, *, fails: bool = False) -> None:
+    def __init__(self, name: str, *, fails: bool = False, closed: bool = False) -> None:
         self.channel_name = name
         self.fails = fails
+        self.closed = closed
         self.got: list[tuple[str, int, bool]] = []
 
     async def match_frame(self, text: str, version: int, state: bool) -> None:
+        if self.closed:  # what daphne's socket raises once its connection has closed
+            raise Disconnected("Attempt to send on a closed protocol")
         if self.fails:
             raise ConnectionError("gone")
         self.got.append((text, version, state))
+
+
+async def test_a_frame_for_a_socket_that_has_just_closed_is_not_logged_as_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A tab shut between a move and its frame is ordinary (issue 32: the heavy flood's server log
+    was full of ERROR tracebacks for it); another socket's fault is still an error."""
+    here = fanout.Fanout(asyncio.get_running_loop())
+    closed, broken, open_ = _Socket("c", closed=True), _Socket("x", fails=True), _Socket("o")
+    for socket in (closed, broken, open_):
+        here.sockets.setdefault(7, {}).setdefault("seat-0", {})[socket] = None
+    with caplog.at_level(logging.DEBUG, logger="games.fanout"):
+        await here.deliver(fanout.frames_message(match_id=7, version=2, frames=[("seat-0", "{}")]))
+    assert open_.got == [("{}", 2, True)]
+    errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert [record.exc_info[0] for record in errors if record.exc_info] == [ConnectionError]
+    assert any("after its socket closed" in record.getMessage() for record in caplog.records)
 
 
 async def test_the_fanout_hands_each_socket_its_audiences_text_and_skips_the_excepted_one() -> None:

@@ -5,15 +5,19 @@ allows, a second account, another hour."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from games.learn.models import RoundAnalysis
 from games.play.models import Match
+from games.shared.errors import AnalysisRateLimitedError
 from tests.site.site_helpers import client_for
 from tests.site.test_history_pages import bot_match
 
@@ -95,3 +99,45 @@ def test_a_second_account_has_its_own_hour_and_the_site_a_waiting_line(
     # One finished: a place in the line.
     RoundAnalysis.objects.filter(requested_by=ala, round__number=1).update(status=RoundAnalysis.Status.DONE)
     assert ask(carol, carols, 1).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_requests_at_once_cannot_both_take_the_last_analysis_of_the_hour(
+    settings: Settings, ala: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tabs asking at the same moment, each for another round, with one analysis left in the
+    account's hour: each request counts the hour before either adds its analysis, so without one
+    request at a time both would be accepted. Each waits (up to a second) after its count for the
+    other to count too; with the requests taken one at a time, the second counts after the first
+    has added its analysis."""
+    from games.learn.services import analysis as analysis_services
+
+    settings.ANALYSES_PER_ACCOUNT_PER_HOUR = 1
+    match = bot_match(ala, "remi", {"rounds": 2})
+    counted = threading.Barrier(2)
+    check = analysis_services._check_analysis_limits
+
+    def count_then_wait(user: Any) -> None:
+        check(user)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            counted.wait(timeout=1.0)
+
+    monkeypatch.setattr(analysis_services, "_check_analysis_limits", count_then_wait)
+    outcomes: list[str] = []
+
+    def ask_for(number: int) -> None:
+        try:
+            analysis_services.analysis_request(match_id=match.pk, number=number, user=ala)
+            outcomes.append("queued")
+        except AnalysisRateLimitedError:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    tabs = [threading.Thread(target=ask_for, args=(number,)) for number in (1, 2)]
+    for tab in tabs:
+        tab.start()
+    for tab in tabs:
+        tab.join(timeout=30)
+    assert sorted(outcomes) == ["queued", "refused"]
+    assert RoundAnalysis.objects.filter(requested_by=ala).count() == 1

@@ -213,3 +213,39 @@ def test_the_replay_is_built_in_a_child_process_not_in_the_server(long_record: d
     assert post_record(Client(), long_record, address="10.5.0.1").status_code == 200
     assert offload.children()
     assert os.getpid() not in offload.children()
+
+
+def test_an_uploaded_rounds_replay_names_no_empty_room() -> None:
+    """An uploaded record has no room: its replay's subtitle and title are the variant, the players
+    and the link, with no empty field between two dots ("Remik 51 ·  · Ala, Bob" before)."""
+    response = post_record(Client(), drawing_round(6))
+    html = response.content.decode()
+    subtitle = re.search(r'<p class="aside">(.*?)</p>', html, re.S).group(1)
+    words = " ".join(re.sub(r"<[^>]+>", " ", subtitle).split())
+    assert words.startswith("Remik 51 · Ala, Bob · ")
+    title = " ".join(re.search(r"<title>(.*?)</title>", html, re.S).group(1).split())
+    assert "· ·" not in title
+    assert "·  ·" not in html
+
+
+def _priority() -> tuple[int, int]:
+    """This process's niceness and scheduling class (run in the replay child)."""
+    return os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="the idle scheduling class is Linux's")
+@pytest.mark.parametrize("idle", [False, True])
+def test_the_replay_child_runs_below_the_server(monkeypatch: pytest.MonkeyPatch, idle: bool) -> None:
+    """The replay child's niceness is the server's plus ``OFFLOAD_NICE``, and with
+    ``OFFLOAD_IDLE`` its class is SCHED_IDLE (it runs only on CPU time the tables leave)."""
+    from games import offload
+
+    monkeypatch.setenv("OFFLOAD_NICE", "7")
+    monkeypatch.setenv("OFFLOAD_IDLE", "1" if idle else "0")
+    offload.stop()  # a child started now reads these
+    try:
+        nice, policy = offload.replay(_priority)
+    finally:
+        offload.stop()
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 7)
+    assert policy == (os.SCHED_IDLE if idle else os.SCHED_OTHER)

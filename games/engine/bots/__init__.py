@@ -2,8 +2,10 @@
 
 Three levels play every variant (:mod:`.levels`): ``easy``, ``normal`` (the default) and ``hard``.
 Which module plays a family (or a variant tuned for) at a level is said in one place, the registry
-(:mod:`.registry`): ``normal.py`` is the rummy family's normal bot, ``normal_gin.py`` gin's,
-``hard_knock108.py`` Knock-108's hard bot, and so on.
+(:mod:`.registry`); the bots of a family are in its package: ``rummy/bots/normal.py`` is the rummy
+family's normal bot, ``gin/bots/normal.py`` gin's, ``knock108/bots/hard.py`` Knock-108's hard bot,
+and so on. This package holds what they share: the levels, the registry, the easy level (every
+family's, from the normal bots' moves) and the count of unseen cards.
 
 >>> from games.engine import variant, new_game, view_for
 >>> state = new_game(variant("remik51"), players=2, seed=1)
@@ -13,8 +15,8 @@ Which module plays a family (or a variant tuned for) at a level is said in one p
 'Discard'
 """
 
+from ..rummy.bots.normal import NormalBot
 from .levels import LEVELS, LUCK_LEFT_OUT, SEED_FIELDS, candidate_moves, choose_move, seed_text, view_rng
-from .normal import NormalBot
 from .registry import bot_module
 
 __all__ = [

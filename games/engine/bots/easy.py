@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..moves import Discard, DrawStock, Knock, Move, Pass, Play, TakeDiscard
-from . import normal
+from ..rummy.bots import normal
 
 __all__ = [
     "KNOCK",

@@ -1,24 +1,25 @@
 """Bot levels: ``easy``, ``normal`` and ``hard``, for every variant, from one seat's view only.
 
-Each level of each family is a module of this package, found in one registry (:mod:`.registry`).
+Each level of each family is a module of the family's package (``<family>/bots/<level>.py``), found
+in one registry (:mod:`.registry`).
 
-* ``normal`` is the engine's heuristic bot: :mod:`.normal` for the rummy family (its
-  :class:`~.normal.NormalBot` hands the other families' views to :mod:`.normal_gin` and
-  :mod:`.normal_knock108`).
+* ``normal`` is the engine's heuristic bot: :mod:`games.engine.rummy.bots.normal` for the rummy
+  family (its :class:`~games.engine.rummy.bots.normal.NormalBot` hands the other families' views
+  to :mod:`games.engine.gin.bots.normal` and :mod:`games.engine.knock108.bots.normal`).
 * ``easy`` (:mod:`.easy`) plays legal, plausible moves with a random hand on them: it overlooks some
   melds, takes and knocks, and discards among the few cards that look least useful.
-* ``hard`` counts the cards it has not seen (:mod:`.unseen`). In gin and Oklahoma (:mod:`.hard_gin`)
-  it samples the opponent's hand consistently with the view to decide when to knock, takes the
-  face-up card only when it beats a blind stock draw by the deadwood expected one draw later, and
-  chooses its discards by looking at every card it may draw; in the rummy family (:mod:`.hard_rummy`)
-  it weighs discards by the live cards, sheds points when an opponent may go out, and holds an
-  opening back for a one-go finish in penalty variants (Remik 51). In Remik 40
-  (:mod:`.hard_remik40`, a race to go out) it opens at once, weighs a short hand's discards by the
-  chance that the next draw goes out, and keeps such a hand whole until it can. In Remi and Rummy
-  500 (:mod:`.hard_remi_rummy500`) it runs that race on every open hand, keeps high cards, and lays nothing
-  before the play that goes out while no opponent is near going out. In Knock-108 (:mod:`.hard_knock108`) it
-  weighs takes and discards by the next draw over the unseen cards, a draw that can end the deal
-  counting extra.
+* ``hard`` counts the cards it has not seen (:mod:`.unseen`). In gin and Oklahoma
+  (:mod:`games.engine.gin.bots.hard`) it samples the opponent's hand consistently with the view to decide when
+  to knock, takes the face-up card only when it beats a blind stock draw by the deadwood expected one draw
+  later, and chooses its discards by looking at every card it may draw; in the rummy family
+  (:mod:`games.engine.rummy.bots.hard`) it weighs discards by the live cards, sheds points when an opponent
+  may go out, and holds an opening back for a one-go finish in penalty variants (Remik 51). In Remik 40
+  (:mod:`games.engine.rummy.bots.hard_remik40`, a race to go out) it opens at once, weighs a short hand's
+  discards by the chance that the next draw goes out, and keeps such a hand whole until it can. In Remi and
+  Rummy 500 (:mod:`games.engine.rummy.bots.hard_remi_rummy500`) it runs that race on every open hand, keeps
+  high cards, and lays nothing before the play that goes out while no opponent is near going out. In Knock-108
+  (:mod:`games.engine.knock108.bots.hard`) it weighs takes and discards by the next draw over the unseen
+  cards, a draw that can end the deal counting extra.
 
 Every level is deterministic given ``rng``; without one, the random choices are seeded from the view
 itself (its ``SEED_FIELDS``: never the players' names), so the same view always gives the same
@@ -42,8 +43,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..moves import Move
+from ..rummy.bots import normal
 from ..search import shared_searches
-from . import normal, registry
+from . import registry
 from .registry import LEVELS
 
 __all__ = [

@@ -1,14 +1,19 @@
 """The one registry of bots, keyed by family and level (``Rules.family``, :data:`LEVELS`).
 
-Every bot is a module of this package named after what it plays, ``<level>_<family>.py`` (the
-easy level plays every family from the normal bots' moves: ``easy.py``; the rummy family's normal
-bot is ``normal.py``), with a function ``candidates(view, rng)`` that yields the seat's moves,
+Every bot is a module named after the level it plays, in its family's package,
+``<family>/bots/<level>.py`` (the easy level plays every family from the normal bots' moves: this
+package's ``easy.py``), with a function ``candidates(view, rng)`` that yields the seat's moves,
 best first. A variant whose bot at some level is tuned for it names its own module (Remik 40's
-and Remi / Rummy 500's race to go out). Modules are imported the first time a view asks for them,
-so this module imports no bot, and no bot needs another through it.
+and Remi / Rummy 500's race to go out). Modules are named from ``games.engine`` and imported the
+first time a view asks for them, so this module imports no bot, and no bot needs another through it.
 
->>> [bot_module(name, "hard") for name in ("remik51", "remik40", "remi", "oklahoma", "knock108")]
-['hard_rummy', 'hard_remik40', 'hard_remi_rummy500', 'hard_gin', 'hard_knock108']
+>>> for name in ("remik51", "remik40", "remi", "oklahoma", "knock108"):
+...     print(bot_module(name, "hard"))
+rummy.bots.hard
+rummy.bots.hard_remik40
+rummy.bots.hard_remi_rummy500
+gin.bots.hard
+knock108.bots.hard
 """
 
 from __future__ import annotations
@@ -29,25 +34,28 @@ LEVELS = ("easy", "normal", "hard")
 #: moves the engine refuses; the normal bot's simple moves follow them, :mod:`.levels`).
 Candidates = Callable[[Mapping[str, Any], random.Random], Iterable[Move]]
 
-#: (family, level) -> the module of this package that plays it.
+#: (family, level) -> the module that plays it, named from ``games.engine``.
 BOTS: Mapping[tuple[str, str], str] = {
-    ("rummy", "easy"): "easy",
-    ("rummy", "normal"): "normal",
-    ("rummy", "hard"): "hard_rummy",
-    ("gin", "easy"): "easy",
-    ("gin", "normal"): "normal_gin",
-    ("gin", "hard"): "hard_gin",
-    ("knock108", "easy"): "easy",
-    ("knock108", "normal"): "normal_knock108",
-    ("knock108", "hard"): "hard_knock108",
+    ("rummy", "easy"): "bots.easy",
+    ("rummy", "normal"): "rummy.bots.normal",
+    ("rummy", "hard"): "rummy.bots.hard",
+    ("gin", "easy"): "bots.easy",
+    ("gin", "normal"): "gin.bots.normal",
+    ("gin", "hard"): "gin.bots.hard",
+    ("knock108", "easy"): "bots.easy",
+    ("knock108", "normal"): "knock108.bots.normal",
+    ("knock108", "hard"): "knock108.bots.hard",
 }
 
 #: (variant, level) -> a module tuned for that variant, in place of its family's.
 TUNED: Mapping[tuple[str, str], str] = {
-    ("remik40", "hard"): "hard_remik40",
-    ("remi", "hard"): "hard_remi_rummy500",
-    ("rummy500", "hard"): "hard_remi_rummy500",
+    ("remik40", "hard"): "rummy.bots.hard_remik40",
+    ("remi", "hard"): "rummy.bots.hard_remi_rummy500",
+    ("rummy500", "hard"): "rummy.bots.hard_remi_rummy500",
 }
+
+#: The package the module names of :data:`BOTS` and :data:`TUNED` start from.
+ENGINE = __name__.rsplit(".", 2)[0]
 
 
 def bot_module(variant_name: str, level: str) -> str:
@@ -59,6 +67,6 @@ def bot_module(variant_name: str, level: str) -> str:
 
 def bot_for(variant_name: str, level: str) -> Candidates:
     """The ``candidates`` function of the bot that plays ``variant_name`` at ``level``."""
-    module = importlib.import_module(f"{__package__}.{bot_module(variant_name, level)}")
+    module = importlib.import_module(f"{ENGINE}.{bot_module(variant_name, level)}")
     candidates: Candidates = module.candidates
     return candidates

@@ -4,7 +4,7 @@ Prints figures only (no assertions):
 
 * random legal play: rounds per second for each table below, where each move is picked uniformly
   from ``legal_moves`` (preferring a play or a take with some probability, so rounds end);
-* bot against bot: rounds per second with :mod:`games.engine.bots.normal` in every seat;
+* bot against bot: rounds per second with :mod:`games.engine.rummy.bots.normal` in every seat;
 * ``best_melds``: median and 99th percentile in milliseconds, for 13-, 14- and 15-card hands with
   0 to 4 jokers (Remik 51) or 0 to 2 (Remi), over random hands from the pack and over meld-dense
   hands (built from runs and sets plus jokers), and the 15-card, 4-joker p99 against the 5 ms target.
@@ -32,12 +32,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..bots.normal import NormalBot
 from ..cards import Card
 from ..game import apply_move, legal_moves, new_game
 from ..moves import Move, Play, TakeDiscard
 from ..perspective import view_for
 from ..rules import Rules, variant
+from ..rummy.bots.normal import NormalBot
 from ..state import GameState
 
 TARGET_MS = 5.0
@@ -331,7 +331,7 @@ def time_us(function: Callable[[object], object], inputs: Sequence[object], repe
 
 
 def run_gin(quick: bool, out: TextIO) -> None:
-    from ..deadwood import deadwood, deadwood_after_discard, mask_of
+    from ..gin.deadwood import deadwood, deadwood_after_discard, mask_of
 
     deals = 200 if quick else 3000
     hands_each = 1000 if quick else 10_000

@@ -1,6 +1,6 @@
 """The opening hint as a server process meets it: ``python -m games.engine.tools.bench_hint``.
 
-A server process builds the opening hint (``rummy_moves.opening_progress``) of every new hand of
+A server process builds the opening hint (``rummy.moves.opening_progress``) of every new hand of
 every table it serves, and those tables' moves interleave. This plays ``--tables`` Remik 51
 tables of 4 in turn (each move a draw or a discard, chosen by a seeded generator), collects the
 hand of every seat that moved, in the order a server would see them, and then times the hint of
@@ -24,9 +24,9 @@ from collections.abc import Sequence
 
 from games.engine import apply_move, legal_moves, new_game, search, variant
 from games.engine.cards import card_texts
-from games.engine.families import rummy_moves
 from games.engine.moves import Discard, DrawStock
 from games.engine.rules import Rules
+from games.engine.rummy import moves as rummy_moves
 
 Hand = tuple[Rules, tuple[str, ...]]
 

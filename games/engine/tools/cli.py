@@ -28,13 +28,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import errors
-from ..bots.normal import NormalBot
 from ..cards import Card, parse_card, parse_cards, sort_key
-from ..cycles import RummyState
 from ..deal import deal_seed
 from ..events import Event
-from ..families.knock108_deal import KIND_NAME
 from ..game import apply_move, end_match, legal_moves, new_game
+from ..knock108.deal import KIND_NAME
 from ..moves import (
     Discard,
     DrawStock,
@@ -54,6 +52,8 @@ from ..record_check import verify_record
 from ..records import make_record, record_from_json, record_to_json
 from ..records import verify_deal as _verify_deal
 from ..rules import Rules, variant, variant_names
+from ..rummy.bots.normal import NormalBot
+from ..rummy.state import RummyState
 from ..scoring import RoundResult
 from ..state import GameState, Transition, atu_of
 
@@ -257,7 +257,7 @@ def settle_exchanged_jokers(state: GameState, move: Move) -> Move:
         if table_meld is None:
             continue
         meld = table_meld.meld
-        # The joker the engine will hand over: as in rummy_play._exchange (R51-27; RMI-40, RMI-Q10).
+        # The joker the engine will hand over: as in rummy.play._exchange (R51-27; RMI-40, RMI-Q10).
         candidates: list[Card] = []
         present = {c.suit for c in meld.cards if not c.is_joker}
         for slot, rep in zip(meld.cards, meld.represented, strict=True):

@@ -10,7 +10,8 @@ replay by one of the match's players, computed by a Celery task with the engine'
 * Asking again is harmless: one analysis per round and seat; a failed one is queued again.
 * Limits: an account asks for at most ``ANALYSES_PER_ACCOUNT_PER_HOUR`` new analyses an hour
   (``analysis_rate_limited``), and none is queued while ``ANALYSES_WAITING`` wait or run on the
-  site (``analysis_queue_full``).
+  site (``analysis_queue_full``). The requests that may add one are taken one at a time (a lock
+  for the transaction), so two asked at once cannot both count the same room under a limit.
 * Seeded by the round's revealed seed and the seat, so the same round gives the same analysis.
 """
 
@@ -24,7 +25,7 @@ from math import ceil
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import engine
@@ -66,6 +67,7 @@ def analysis_request(
         existing = RoundAnalysis.objects.select_for_update().filter(round=round_, seat=seat).first()
         if existing is not None and existing.status != RoundAnalysis.Status.FAILED:
             return existing  # asking again costs nothing
+        _one_request_at_a_time()
         _check_analysis_limits(user)
         analysis, created = RoundAnalysis.objects.select_for_update().get_or_create(
             round=round_,
@@ -80,6 +82,20 @@ def analysis_request(
             analysis.save(update_fields=["status", "done"])
         on_commit(partial(_queue, analysis.pk))
     return analysis
+
+
+#: The key of the PostgreSQL lock that takes the requests adding an analysis one at a time.
+_REQUEST_LOCK = 0x52454D49_414E41  # "REMI", "ANA"
+
+
+def _one_request_at_a_time() -> None:
+    """Hold, until the transaction ends, the lock that the requests which may add an analysis take
+    before counting the limits (two at once, from two tabs or two accounts, would both count one
+    short of a limit and both add). SQLite's transactions already take the write lock at their
+    start (``transaction_mode`` IMMEDIATE in the settings)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_REQUEST_LOCK])
 
 
 def _check_analysis_limits(user: AbstractBaseUser | AnonymousUser | None) -> None:

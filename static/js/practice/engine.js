@@ -36,6 +36,9 @@ export class PracticeEngine {
   /**
    * Load Pyodide and the engine archive, or restore the snapshot of both kept by an earlier load
    * (`snapshot`: {cache, url} where the worker keeps it; null: none): {python, snapshot, loadMs, readyMs}.
+   * @param {string} indexURL
+   * @param {string} archiveURL
+   * @param {{cache: string, url: string} | null} [snapshot]
    */
   async init(indexURL, archiveURL, snapshot = null) {
     const answer = await this.call("init", { indexURL, archiveURL, snapshot });

@@ -29,6 +29,7 @@ export class LocalConnection {
     this.pending = null;
     this.botSeat = null; // the bot to move, if any
     this.held = false; // the bots wait (the end of a round, until the player goes on)
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     this.busy = Promise.resolve();
     this.frame = null; // the newest frame
@@ -38,7 +39,7 @@ export class LocalConnection {
   /** Leave the game: no more bot moves, nothing more kept. */
   stop() {
     this.stopped = true;
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
   }
 
@@ -140,7 +141,7 @@ export class LocalConnection {
   // --- the bots --------------------------------------------------------------------------------
 
   scheduleBot() {
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.botSeat === null || this.botSeat === undefined || this.held || this.stopped) return;
     this.timer = setTimeout(() => this.botMove(), this.delay);
@@ -166,7 +167,7 @@ export class LocalConnection {
 
   /** Take back the player's last move (and the bots' after it). */
   takeBack() {
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     return this.run("take_back").then((answer) => {
       if (answer.error) return answer;

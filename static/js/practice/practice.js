@@ -11,9 +11,13 @@ import { PracticeEngine } from "./engine.js";
 import { LocalConnection } from "./local.js";
 import { keepFiles, markOffline, offerInstall, registerServiceWorker } from "./offline.js";
 
-const config = JSON.parse(document.getElementById("practice-config").textContent);
-const tableUrl = document.getElementById("practice-script").dataset.table;
-const page = document.getElementById("practice");
+// The page's parts (templates/games/practice.html has every one of them).
+/** @param {string} id */
+const part = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @type {PracticeConfig} */
+const config = JSON.parse(part("practice-config").textContent || "null");
+const tableUrl = /** @type {string} */ (part("practice-script").dataset.table);
+const page = part("practice");
 /**
  * The page's element `id` (practice.html has every one of them).
  * @param {string} id
@@ -30,7 +34,12 @@ const BOT_DELAY_MS = delayParam !== null && /^\d+$/.test(delayParam) ? Number(de
 // the module ran, the files were on the device, the engine answered, the page was playable.
 const timings = { start: performance.now() };
 const botTimes = []; // {seat, level, ms} of every bot move of this page
-const state = { engine: null, connection: null, record: null, mounted: false };
+/**
+ * The worker's engine is made first thing in boot(), before anything asks it; the connection,
+ * once a game is played (its buttons are shown only then).
+ * @type {{engine: PracticeEngine, connection: LocalConnection, record: any, mounted: boolean}}
+ */
+const state = { engine: /** @type {any} */ (null), connection: /** @type {any} */ (null), record: null, mounted: false };
 
 function setStep(text) {
   $("practice-step").textContent = text;
@@ -81,10 +90,10 @@ function downloadRecord() {
   const record = state.record || loadRecord();
   if (!record) return;
   const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
-  const link = h("a", {
+  const link = /** @type {HTMLAnchorElement} */ (h("a", {
     href: URL.createObjectURL(blob),
     download: `remi-practice-${record.variant}-${(record.match && record.match.started ? record.match.started : "game").slice(0, 10)}.json`,
-  });
+  }));
   document.body.append(link);
   link.click();
   link.remove();
@@ -114,7 +123,7 @@ function showLevels() {
   const set = fieldsetOf(variantSelect.value);
   const seats = Number(/** @type {HTMLInputElement} */ (set.querySelector("[data-seats]")).value) || 2;
   for (const select of set.querySelectorAll("[data-level]")) {
-    const field = select.closest(".field") || select.parentElement;
+    const field = /** @type {HTMLElement} */ (select.closest(".field") || select.parentElement);
     field.hidden = Number(select.dataset.level) >= seats;
   }
 }
@@ -133,7 +142,7 @@ function readSetup() {
   /** @type {Record<string, unknown>} */
   const options = {};
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (set.querySelectorAll("[data-option]"))) {
-    const spec = specs[input.dataset.option];
+    const spec = specs[input.dataset.option || ""];
     if (!spec) continue;
     let value;
     if (spec.type === "bool") value = input.checked;
@@ -143,6 +152,7 @@ function readSetup() {
     options[spec.name] = value;
   }
   if (specs.max_players) options.max_players = seats;
+  /** @type {(string | null)[]} */
   const levels = [null];
   const names = [config.player];
   for (let seat = 1; seat < seats; seat += 1) {

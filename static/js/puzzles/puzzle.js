@@ -8,10 +8,13 @@ import { h, patch } from "../dom.js";
 import { t } from "../i18n.js";
 import { figureLines, headline, introLine, meldLines, noSolutionLine, pointsLine, ratingLine } from "./verdict.js";
 
-const config = JSON.parse(document.getElementById("puzzle-config").textContent);
-const frame = JSON.parse(document.getElementById("initial-frame").textContent);
-const page = document.getElementById("puzzle");
-const resultBox = document.getElementById("puzzle-result");
+// The page's parts (templates/games/puzzle.html has every one of them).
+/** @param {string} id */
+const part = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const config = JSON.parse(part("puzzle-config").textContent || "null");
+const frame = JSON.parse(part("initial-frame").textContent || "null");
+const page = part("puzzle");
+const resultBox = part("puzzle-result");
 
 function csrfToken() {
   const m = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
@@ -150,5 +153,5 @@ function showResult(answer, played) {
 const connection = new PuzzleConnection();
 window.remiTableHost = { frame, key: `puzzle-${config.puzzle}`, connection };
 window.remiPuzzle = { connection };
-await import(page.dataset.table);
+await import(/** @type {string} */ (page.dataset.table));
 page.dataset.state = "playing";

@@ -5,7 +5,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { facts, formatSeconds, timerText } from "./render.js";
-import { model, pausedSeen, render, root, setPausedSeen } from "./state.js";
+import { audioContext, model, pausedSeen, render, root, setAudioContext, setPausedSeen } from "./state.js";
 
 const baseTitle = document.title;
 const CLOCK_WARNING_S = 10;
@@ -30,13 +30,12 @@ function setIcon(name) {
   }
 }
 
-/** @type {AudioContext | null} */
-let audio = null; // made at the first beep, then reused (a page may make only a few)
 /** @param {boolean} high */
 function beep(high) {
   if (!model.prefs.sound) return;
   try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    // Made at the first beep, then reused (a page may make only a few).
+    const audio = audioContext() || setAudioContext(new (window.AudioContext || /** @type {typeof AudioContext} */ (window.webkitAudioContext))());
     const osc = audio.createOscillator();
     const gain = audio.createGain();
     osc.frequency.value = high ? 880 : 660;

@@ -11,13 +11,41 @@ const CARD_RE = /^(?:([2-9TJQKA])([SHDC])|(JK))(?:#(\d+))?(?:\(([2-9TJQKA])([SHD
 export const SUITS = ["S", "H", "D", "C"];
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 
+/** @type {Record<string, string>} */
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+/** @type {Record<string, string>} */
 const RANK_SHOWN = { T: "10" };
 // Display order in the hand: suits apart by colour, ace after the king, jokers last.
+/** @type {Record<string, number>} */
 const SORT_SUIT = { S: 0, H: 1, C: 2, D: 3 };
+/** @type {Record<string, number>} */
 const SORT_RANK = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10, J: 11, Q: 12, K: 13, A: 14 };
 
-/** Read a card written in the engine's notation; null if it is not a card. */
+/**
+ * @typedef {object} Card a card read from the engine's notation
+ * @property {string} text as it was written
+ * @property {boolean} joker
+ * @property {string} rank "2"…"A", or "JK"
+ * @property {string} suit "S", "H", "D", "C", or "" for a joker
+ * @property {number} copy the physical copy (0: none written)
+ * @property {string | null} standsFor a joker's declaration ("8H"), if any
+ * @property {string} id the physical card without its declaration ("JK#3")
+ */
+
+/**
+ * @typedef {object} CardFace what is printed on a card
+ * @property {string} rank
+ * @property {string} suit
+ * @property {boolean} red
+ * @property {boolean} joker
+ * @property {CardFace | null} standsFor
+ */
+
+/**
+ * Read a card written in the engine's notation; null if it is not a card.
+ * @param {string} text
+ * @returns {Card | null}
+ */
 export function parseCard(text) {
   const m = CARD_RE.exec(String(text));
   if (!m) return null;
@@ -34,12 +62,16 @@ export function parseCard(text) {
   };
 }
 
-/** "7H#2" -> "7H"; "JK#1(5D)" -> "JK". */
+/**
+ * "7H#2" -> "7H"; "JK#1(5D)" -> "JK".
+ * @param {string} text
+ */
 export function faceOf(text) {
   const card = parseCard(text);
   return card ? (card.joker ? "JK" : card.rank + card.suit) : String(text);
 }
 
+/** @param {string} suit */
 export function isRed(suit) {
   return suit === "H" || suit === "D";
 }
@@ -47,12 +79,18 @@ export function isRed(suit) {
 /**
  * "queen of hearts", "joker", "joker as five of diamonds" — in the page's language (i18n.js:
  * "dama kier", "damă de inimă roșie"); screen readers speak it as the card's name.
+ * @param {string} text
+ * @param {string} [form] "acc": as the object of a verb
  */
 export function cardName(text, form) {
   return spokenName(text, form);
 }
 
-/** What is printed on the card: {rank: "10", suit: "♥", red: true}; a joker prints "★". */
+/**
+ * What is printed on the card: {rank: "10", suit: "♥", red: true}; a joker prints "★".
+ * @param {string} text
+ * @returns {CardFace}
+ */
 export function cardFace(text) {
   const card = parseCard(text);
   if (!card) return { rank: String(text), suit: "", red: false, joker: false, standsFor: null };
@@ -69,14 +107,22 @@ export function cardFace(text) {
   };
 }
 
-/** Short text such as "10♥" or "★" (for messages and lists). */
+/**
+ * Short text such as "10♥" or "★" (for messages and lists).
+ * @param {string} text
+ */
 export function cardShort(text) {
   const face = cardFace(text);
   if (face.joker) return face.standsFor ? `★(${face.standsFor.rank}${face.standsFor.suit})` : "★";
   return face.rank + face.suit;
 }
 
-/** A sort key for the hand: by suit then rank ("suit"), or by rank then suit ("rank"). */
+/**
+ * A sort key for the hand: by suit then rank ("suit"), or by rank then suit ("rank").
+ * @param {string} text
+ * @param {string} mode
+ * @returns {(number | string)[]}
+ */
 export function sortKey(text, mode) {
   const card = parseCard(text);
   if (!card) return [9, 99, 99, String(text)];
@@ -86,6 +132,10 @@ export function sortKey(text, mode) {
   return mode === "rank" ? [0, rank, suit, card.id] : [0, suit, rank, card.id];
 }
 
+/**
+ * @param {(number | string)[]} a
+ * @param {(number | string)[]} b
+ */
 export function compareKeys(a, b) {
   for (let i = 0; i < a.length; i += 1) {
     if (a[i] < b[i]) return -1;
@@ -97,9 +147,11 @@ export function compareKeys(a, b) {
 /**
  * The faces a joker could be declared as, to offer in a picker: the missing suits of one rank,
  * or the ranks of one suit, judged only from the natural cards beside it (the server checks).
+ * @param {string[]} cardsBeside
+ * @returns {string[]}
  */
 export function declarationChoices(cardsBeside) {
-  const naturals = cardsBeside.map(parseCard).filter((c) => c && !c.joker);
+  const naturals = /** @type {Card[]} */ (cardsBeside.map((c) => parseCard(c)).filter((c) => c && !c.joker));
   const ranks = new Set(naturals.map((c) => c.rank));
   const suits = new Set(naturals.map((c) => c.suit));
   if (naturals.length && ranks.size === 1) {

@@ -16,6 +16,10 @@ const TIME = new Intl.DateTimeFormat(language(), { hour: "2-digit", minute: "2-d
  * Hear every frame the table announces; a new socket (connect, reconnect) is told with the
  * first frame it brings. Returns a function that stops listening.
  */
+/**
+ * @param {any} connection the match socket (connection.js): its `socket` changes on each (re)connect
+ * @param {{onFrame: (frame: AnyFrame) => void, onOpen?: (() => void) | null}} handlers
+ */
 export function listen(connection, { onFrame, onOpen = null }) {
   let socket = null;
   const handler = (event) => {
@@ -76,6 +80,10 @@ const nextId = () => `chat-${Date.now().toString(36)}-${(counter += 1)}`;
  * its sendRaw(message) and socket). Returns {unmount, state}.
  */
 export function mount(container, connection) {
+  /**
+   * @type {{lines: any[], muted: Set<string>, me: {name: string, staff: boolean} | null, ours: Set<string>,
+   *   lastLine: {id: string, text: string} | null, unread: number}}
+   */
   const state = {
     lines: [], // {id, author, seat, text, sent}
     muted: new Set(),
@@ -86,7 +94,7 @@ export function mount(container, connection) {
   };
 
   const list = h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", "aria-label": t("Chat messages") });
-  const input = h("input", {
+  const input = /** @type {HTMLInputElement} */ (h("input", {
     type: "text",
     id: "chat-input",
     class: "chat-input",
@@ -94,7 +102,7 @@ export function mount(container, connection) {
     autocomplete: "off",
     "aria-label": t("Message"),
     placeholder: t("Write to the table…"),
-  });
+  }));
   const send = h("button", { type: "submit", class: "tbtn primary chat-send", id: "chat-send" }, t("Send"));
   const note = h("p", { class: "chat-note", id: "chat-note", role: "status" });
   const mutedBox = h("p", { class: "chat-muted", id: "chat-muted" });

@@ -25,6 +25,7 @@ export class MatchConnection {
     this.onStatus = onStatus;
     this.socket = null;
     this.attempt = 0;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     this.stopped = false;
     this.pending = null; // the command sent and not yet answered: {id, version, ...}
@@ -44,7 +45,7 @@ export class MatchConnection {
   }
 
   open() {
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.onStatus(this.attempt === 0 ? "connecting" : "reconnecting");
     let socket;
@@ -99,7 +100,7 @@ export class MatchConnection {
       // Not read by the server: send the same command again once the budget allows.
       const wait = Math.max(100, Math.ceil(Number(frame.retry_after || 0.5) * 1000));
       setTimeout(() => {
-        if (this.pending === pending && this.isOpen) this.socket.send(JSON.stringify(pending));
+        if (this.pending === pending && this.isOpen) /** @type {WebSocket} */ (this.socket).send(JSON.stringify(pending));
       }, wait);
     } else if ((frame.type === "error" || frame.type === "ack") && String(frame.id) === String(pending.id)) {
       this.pending = null;
@@ -126,7 +127,7 @@ export class MatchConnection {
   reconnectNow() {
     if (this.stopped || this.socket) return;
     if (this.timer) {
-      clearTimeout(this.timer);
+      if (this.timer !== null) clearTimeout(this.timer);
       this.timer = null;
       this.open();
     }
@@ -145,7 +146,7 @@ export class MatchConnection {
   sendCommand(command) {
     if (this.pending) return false;
     this.pending = command;
-    if (this.isOpen) this.socket.send(JSON.stringify(command));
+    if (this.isOpen) /** @type {WebSocket} */ (this.socket).send(JSON.stringify(command));
     this.watch(command);
     return true;
   }
@@ -162,12 +163,12 @@ export class MatchConnection {
   /** Send a control message that is not a move ("away", "back"); false if the socket is down. */
   sendRaw(message) {
     if (!this.isOpen) return false;
-    this.socket.send(JSON.stringify(message));
+    /** @type {WebSocket} */ (this.socket).send(JSON.stringify(message));
     return true;
   }
 
   resync() {
-    if (this.isOpen) this.socket.send(JSON.stringify({ type: "resync" }));
+    if (this.isOpen) /** @type {WebSocket} */ (this.socket).send(JSON.stringify({ type: "resync" }));
   }
 }
 

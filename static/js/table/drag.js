@@ -102,7 +102,8 @@ export function installDrag(root, { drop, accepts = () => true }) {
     cleanup();
     swallowClick = true;
     setTimeout(() => { swallowClick = false; }, 0);
-    if (target && accepts(payload, target.dataset.drop)) drop(payload, target.dataset.drop, target);
+    // A target is found by its data-drop (targetAt).
+    if (target && accepts(payload, target.dataset.drop || "")) drop(payload, target.dataset.drop || "", target);
   });
 
   window.addEventListener("pointercancel", (event) => {

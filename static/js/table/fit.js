@@ -80,11 +80,12 @@ export function placeSummary(f) {
     regions.mine.append(el);
     if (!el.firstChild) return;
     // Below the rows the rack reserves for its cards (--rack-rows, set by fitBlockLabels).
-    const style = getComputedStyle(rack);
-    const slot = rack.querySelector("li.slot");
-    const rows = Number(getComputedStyle(document.getElementById("tbl")).getPropertyValue("--rack-rows")) || 1;
+    const hand = /** @type {HTMLElement} */ (rack); // inHand: the rack is there
+    const style = getComputedStyle(hand);
+    const slot = hand.querySelector("li.slot");
+    const rows = Number(getComputedStyle(/** @type {HTMLElement} */ (document.getElementById("tbl"))).getPropertyValue("--rack-rows")) || 1;
     const gap = parseFloat(style.rowGap) || 0;
-    const top = rack.offsetTop + rack.clientTop + parseFloat(style.paddingTop) + rows * ((slot ? slot.offsetHeight : 0) + gap);
+    const top = hand.offsetTop + hand.clientTop + parseFloat(style.paddingTop) + rows * ((slot ? slot.offsetHeight : 0) + gap);
     el.style.setProperty("--summary-top", `${Math.round(top)}px`);
   } else if (live && scroller) scroller.prepend(el);
   else if (el.parentNode !== regions.mine.parentNode) regions.mine.after(el);
@@ -111,7 +112,7 @@ export function fitControls() {
     if (el) menu.append(el);
   }
   menu.addEventListener("click", (event) => {
-    if (event.target.closest("button")) {
+    if (event.target instanceof Element && event.target.closest("button")) {
       model.moreOpen = false;
       render();
     }
@@ -133,7 +134,7 @@ export function fitRowCue() {
   const hidden = [...row.querySelectorAll("li")].filter((li) => li.getBoundingClientRect().bottom <= top + 1).length;
   cue.classList.toggle("none", hidden === 0);
   cue.disabled = hidden === 0;
-  const count = cue.querySelector(".row-more-count");
+  const count = /** @type {HTMLElement} */ (cue.querySelector(".row-more-count")); // board.js puts it in the cue
   const text = t("%(n)s more", { n: hidden });
   if (count.textContent !== text) count.textContent = text;
 }
@@ -153,7 +154,7 @@ export function keepScroll() {
 
 export function restoreScroll(kept) {
   for (const el of root.querySelectorAll("[data-scroll-key]")) {
-    const was = kept[el.dataset.scrollKey];
+    const was = kept[el.dataset.scrollKey || ""];
     const toEnd = el.dataset.scrollEnd === "true" && (!was || was.size !== (el.dataset.scrollSize || ""));
     if (toEnd) el.scrollTop = el.scrollHeight;
     else if (was) {

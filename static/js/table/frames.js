@@ -33,8 +33,9 @@ function applyState(frame) {
   if (!atu || frame.view.atu_taken_by !== null) model.atuOnRack = false;
   const over = (frame.events || []).filter((e) => e.kind === "round_over");
   if (over.length) {
-    model.lastDeal = over[over.length - 1];
-    model.summaryFor = `round:${model.lastDeal.round}`;
+    const last = over[over.length - 1];
+    model.lastDeal = last;
+    model.summaryFor = `round:${last.round}`;
   }
   const line = logLine(frame);
   if (line) {

@@ -42,7 +42,7 @@ export function installInput() {
   root.addEventListener("focusin", (event) => {
     const el = event.target;
     if (el instanceof HTMLElement && el.matches("#hand button.card")) {
-      model.rackFocus = el.dataset.key;
+      model.rackFocus = el.dataset.key || null;
       for (const other of root.querySelectorAll("#hand button.card")) other.tabIndex = other === el ? 0 : -1;
     }
   });
@@ -77,7 +77,8 @@ export function installInput() {
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     if (key === "Escape") {
       if (model.drawer) actions.drawer(null);
-      else if (root.querySelector("#summary-panel")) root.querySelector('[data-key="close:summary"]').click();
+      // The summary panel always has its close button (render.js, renderSummary).
+      else if (root.querySelector("#summary-panel")) /** @type {HTMLElement} */ (root.querySelector('[data-key="close:summary"]')).click();
       else return;
       event.preventDefault();
       return;

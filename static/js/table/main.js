@@ -30,8 +30,8 @@ installInput();
 /** @type {TableConnection | null} */
 let connection = null;
 if (host) {
+  host.connection.attach({ onFrame, onStatus, onOpen: () => comeBackOnOpen() });
   connection = host.connection;
-  connection.attach({ onFrame, onStatus, onOpen: () => comeBackOnOpen() });
 } else if (model.status !== "anonymous") {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   connection = new MatchConnection(`${scheme}://${location.host}${root.dataset.wsPath}`, {
@@ -49,7 +49,8 @@ if (connection && !host) {
   const chatPanel = document.getElementById("chat-panel");
   if (chatPanel) mountChat(chatPanel, connection);
   // A deal of the day is one try: its slot links to the day's board instead (match.html).
-  if (model.rematchSlot.dataset.daily !== "true") mountRematch(model.rematchSlot, connection, model.frame);
+  const slot = /** @type {HTMLElement} */ (model.rematchSlot); // skeleton.js
+  if (slot.dataset.daily !== "true") mountRematch(slot, connection, model.frame);
 }
 
 render();

@@ -13,10 +13,20 @@ export const MIN_SLOTS = 16;
 /** Cards side by side that make a block (RMI-UI-5). */
 export const BLOCK_MIN = 3;
 
+/** @typedef {(string | null)[]} Slots the rack: a card key per slot, null where it is empty */
+
+/**
+ * @param {string} matchId
+ * @param {number | string} seat a seat's number, or "watch"
+ */
 export function storageKey(matchId, seat) {
   return `remi.rack.${matchId}.${seat}`;
 }
 
+/**
+ * @param {string} key
+ * @returns {Slots | null} null: none kept
+ */
 export function load(key) {
   try {
     const raw = JSON.parse(localStorage.getItem(key) || "null");
@@ -26,6 +36,10 @@ export function load(key) {
   }
 }
 
+/**
+ * @param {string} key
+ * @param {Slots} slots
+ */
 export function save(key, slots) {
   try {
     localStorage.setItem(key, JSON.stringify(trimEnd(slots)));
@@ -34,6 +48,7 @@ export function save(key, slots) {
   }
 }
 
+/** @param {Slots} slots */
 function trimEnd(slots) {
   let end = slots.length;
   while (end > 0 && slots[end - 1] === null) end -= 1;
@@ -43,6 +58,8 @@ function trimEnd(slots) {
 /**
  * Pad the rack (never below its cards): MIN_SLOTS at least, and SPARE empty slots after the last
  * card, so there is always room at the end for a new block (RMI-Q25: the rack grows).
+ * @param {Slots} slots
+ * @returns {Slots}
  */
 function sized(slots) {
   const out = trimEnd(slots);
@@ -54,11 +71,14 @@ function sized(slots) {
 /**
  * The rack for the cards `keys` (in hand order): cards that left are removed, new ones go to the
  * first free slot with no card beside it, the others stay where the player put them. `slots` may be null (a new rack).
+ * @param {Slots | null} slots
+ * @param {string[]} keys
+ * @returns {Slots}
  */
 export function reconcile(slots, keys) {
   const wanted = new Set(keys);
   const seen = new Set();
-  const out = (slots || []).map((k) => {
+  const out = (slots || []).map((/** @type {string | null} */ k) => {
     if (k === null || !wanted.has(k) || seen.has(k)) return null;
     seen.add(k);
     return k;
@@ -76,9 +96,10 @@ export function reconcile(slots, keys) {
 /**
  * The first empty slot with no card on either side, so that a card arriving (a draw, a take)
  * joins no block and splits none; at the end, after a gap, when there is none.
+ * @param {Slots} out
  */
 function freeSlotApart(out) {
-  const empty = (i) => i < 0 || i >= out.length || out[i] === null;
+  const empty = (/** @type {number} */ i) => i < 0 || i >= out.length || out[i] === null;
   for (let i = 0; i < out.length; i += 1) {
     if (out[i] === null && empty(i - 1) && empty(i + 1)) return i;
   }
@@ -91,6 +112,10 @@ function freeSlotApart(out) {
  * Move `key` to slot `to` (RMI-UI-2): an empty slot takes it; an occupied one gets it inserted
  * there (RMI-UI-3), that card and the ones right behind it shifting one slot along into the first
  * empty slot; the rack grows when nothing is free behind (RMI-Q25).
+ * @param {Slots} slots
+ * @param {string} key
+ * @param {number} to
+ * @returns {Slots}
  */
 export function moveTo(slots, key, to) {
   const from = slots.indexOf(key);
@@ -110,7 +135,13 @@ export function moveTo(slots, key, to) {
   return sized(out);
 }
 
-/** Swap the card at `from` with its neighbour (step -1 or +1); used by the keyboard. */
+/**
+ * Swap the card at `from` with its neighbour (step -1 or +1); used by the keyboard.
+ * @param {Slots} slots
+ * @param {string} key
+ * @param {number} step
+ * @returns {Slots}
+ */
 export function nudge(slots, key, step) {
   const from = slots.indexOf(key);
   const to = from + step;
@@ -121,15 +152,20 @@ export function nudge(slots, key, step) {
   return sized(out);
 }
 
-/** Blocks of BLOCK_MIN+ cards side by side, bounded by empty slots or the rack's edges (RMI-Q25). */
+/**
+ * Blocks of BLOCK_MIN+ cards side by side, bounded by empty slots or the rack's edges (RMI-Q25).
+ * @param {Slots} slots
+ * @returns {{start: number, keys: string[]}[]}
+ */
 export function blocks(slots) {
+  /** @type {{start: number, keys: string[]}[]} */
   const out = [];
   let start = -1;
   for (let i = 0; i <= slots.length; i += 1) {
     const filled = i < slots.length && slots[i] !== null;
     if (filled && start < 0) start = i;
     if (!filled && start >= 0) {
-      if (i - start >= BLOCK_MIN) out.push({ start, keys: slots.slice(start, i) });
+      if (i - start >= BLOCK_MIN) out.push({ start, keys: /** @type {string[]} */ (slots.slice(start, i)) });
       start = -1;
     }
   }
@@ -140,9 +176,19 @@ export function blocks(slots) {
 // Presentation only: cards of one suit in rank order ("runs") or of one rank ("sets"), an empty
 // slot between groups, so that likely melds stand as blocks; the server says which ones are.
 
+/** @type {Record<string, number>} */
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
+/** @type {Record<string, number>} */
 const RANK_ORDER = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10, J: 11, Q: 12, K: 13, A: 14 };
 
+/** @typedef {{joker: boolean, key: string, rank?: number, suit?: number}} SortCard */
+/** @typedef {{joker: false, key: string, rank: number, suit: number}} NaturalCard */
+
+/**
+ * @param {string} key
+ * @param {(key: string) => string} textOf
+ * @returns {SortCard}
+ */
 function parts(key, textOf) {
   const text = textOf(key);
   const m = /^([2-9TJQKA])([SHDC])/.exec(text);
@@ -150,12 +196,19 @@ function parts(key, textOf) {
   return { joker: false, key, rank: RANK_ORDER[m[1]], suit: SUIT_ORDER[m[2]] };
 }
 
-/** Split cards (one suit, sorted by rank) into chains of consecutive ranks; duplicates start new chains. */
+/**
+ * Split cards (one suit, sorted by rank) into chains of consecutive ranks; duplicates start new chains.
+ * @param {NaturalCard[]} cards
+ * @returns {NaturalCard[][]}
+ */
 function chains(cards) {
+  /** @type {NaturalCard[][]} */
   const out = [];
   let rest = cards;
   while (rest.length) {
+    /** @type {NaturalCard[]} */
     const chain = [];
+    /** @type {NaturalCard[]} */
     const left = [];
     for (const card of rest) {
       const last = chain[chain.length - 1];
@@ -176,23 +229,30 @@ function chains(cards) {
 /**
  * Slots for `keys` sorted by `mode` ("runs" or "sets"), an empty slot between groups, jokers last.
  * `textOf(key)` gives the card text of a key (a joker freed by an exchange is "JK").
+ * @param {string[]} keys
+ * @param {string} mode
+ * @param {(key: string) => string} [textOf]
+ * @returns {Slots}
  */
 export function arrange(keys, mode, textOf = (k) => k) {
   const cards = keys.map((k) => parts(k, textOf));
   const jokers = cards.filter((c) => c.joker);
-  const naturals = cards.filter((c) => !c.joker);
+  const naturals = /** @type {NaturalCard[]} */ (cards.filter((c) => !c.joker));
+  /** @type {SortCard[][]} */
   const groups = [];
   if (mode === "sets") {
+    /** @type {Map<number, NaturalCard[]>} */
     const byRank = new Map();
     for (const c of naturals.sort((a, b) => a.rank - b.rank || a.suit - b.suit)) {
       if (!byRank.has(c.rank)) byRank.set(c.rank, []);
-      byRank.get(c.rank).push(c);
+      /** @type {NaturalCard[]} */ (byRank.get(c.rank)).push(c);
     }
     groups.push(...byRank.values());
   } else {
     for (let suit = 0; suit < 4; suit += 1) {
       const ofSuit = naturals.filter((c) => c.suit === suit).sort((a, b) => a.rank - b.rank);
       // Short chains of one suit stay together; long ones stand apart as blocks.
+      /** @type {NaturalCard[]} */
       let small = [];
       for (const chain of chains(ofSuit)) {
         if (chain.length >= BLOCK_MIN) {
@@ -203,6 +263,7 @@ export function arrange(keys, mode, textOf = (k) => k) {
     }
   }
   if (jokers.length) groups.push(jokers);
+  /** @type {Slots} */
   const slots = [];
   for (const group of groups) {
     if (slots.length) slots.push(null);

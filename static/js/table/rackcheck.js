@@ -11,7 +11,7 @@ export function syncRack(f) {
   const keys = rackItems(model, f).map((item) => item.key);
   // A new deal gets a new rack (its cards may carry the same ids as the last deal's: issue 14, item 4).
   if (model.rackRound !== f.view.round) {
-    if (model.rackRound !== undefined) model.rack.slots = null;
+    if (model.rackRound !== undefined) model.rack.slots = []; // a new rack: the new hand fills it below
     model.rackRound = f.view.round;
     model.rackRows = 0; // the new hand reserves its own rows
   }

@@ -23,6 +23,7 @@ export const matchUrl = (id) => `/matches/${encodeURIComponent(id)}/`;
  * @param {{go?: Function}} [options] go(url) opens the next match (default: location.assign)
  */
 export function mount(container, connection, frame = null, { go = (url) => window.location.assign(url) } = {}) {
+  /** @type {{view: View | null, votes: any, error: string, ours: Set<string>, asked: string | null, went: boolean}} */
   const state = { view: frame ? frame.view : null, votes: null, error: "", ours: new Set(), asked: null, went: false };
 
   function names(seats) {

@@ -27,7 +27,7 @@ export const regions = {
 const matchPage = document.getElementById("match");
 const chatDrawer = document.getElementById("drawer-chat") || h("aside", { class: "tbl-drawer", id: "drawer-chat", hidden: true });
 if (chatDrawer.querySelector(".drawer-title") && !chatDrawer.querySelector(".drawer-head")) {
-  const title = chatDrawer.querySelector(".drawer-title");
+  const title = /** @type {HTMLElement} */ (chatDrawer.querySelector(".drawer-title"));
   title.replaceWith(drawerHead("chat", title.textContent, { drawer: openDrawer }));
 }
 model.rematchSlot = document.getElementById("rematch-slot") || h("div", { class: "rematch-slot", id: "rematch-slot" });
@@ -47,7 +47,7 @@ const drawers = {
 /** @type {Record<string, HTMLElement>} */
 export const drawerEls = Object.fromEntries(Object.entries(drawers).map(([name, content]) =>
   [name, h("aside", { class: "tbl-drawer", id: `drawer-${name}`, hidden: true, dataset: { drawer: name } },
-    drawerHead(name, DRAWERS.find((d) => d.name === name).label(), { drawer: openDrawer }),
+    drawerHead(name, /** @type {{label: () => string}} */ (DRAWERS.find((d) => d.name === name)).label(), { drawer: openDrawer }),
     h("div", { class: "drawer-body" }, content))]));
 drawerEls.chat = chatDrawer;
 root.replaceChildren(

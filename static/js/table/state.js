@@ -78,7 +78,7 @@ export const model = {
   lastDeal: null, // the newest round_over event seen (its melds and hands, for the end-of-deal summary)
   errorAt: null, // where the last refusal is shown: "discard", "meld:<id>", "lay-all", or the controls
   pendingAt: null, // where the command waiting for its answer came from
-  rack: { slots: Rack.load(rackKey) }, // the order of the cards on the rack (rack.js)
+  rack: { slots: Rack.load(rackKey) || [] }, // the order of the cards on the rack (rack.js)
   rackSig: "", // the blocks and move the rack check was asked about
   rackCheck: null, // {sig, data}: the server's answer (games/play/views/table.py)
   rackCheckError: false,
@@ -129,6 +129,7 @@ export function matchVersion() {
  *   rackAsked: string,
  *   leavingBy: string | null,
  *   pausedSeen: boolean,
+ *   audio: AudioContext | null,
  * }}
  */
 const life = {
@@ -139,6 +140,7 @@ const life = {
   rackAsked: "", // the signature of the rack check last asked
   leavingBy: null, // the Navigation API's type of the navigation leaving this page
   pausedSeen: false, // whether the last clock tick saw the table paused
+  audio: null, // the turn alert's sound (alerts.js), made at its first beep
 };
 
 /** Draw the table again from the model. */
@@ -208,4 +210,17 @@ export function pausedSeen() {
 /** @param {boolean} paused */
 export function setPausedSeen(paused) {
   life.pausedSeen = paused;
+}
+
+export function audioContext() {
+  return life.audio;
+}
+
+/**
+ * @param {AudioContext} context
+ * @returns {AudioContext} the same
+ */
+export function setAudioContext(context) {
+  life.audio = context;
+  return context;
 }

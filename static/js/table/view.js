@@ -50,7 +50,7 @@ export function render() {
   root.dataset.version = String(matchVersion());
   root.dataset.status = model.status;
   root.dataset.pending = model.pending ? "true" : "false";
-  const table = document.getElementById("tbl");
+  const table = /** @type {HTMLElement} */ (document.getElementById("tbl")); // skeleton.js
   table.classList.toggle("cards-large", model.prefs.large);
   table.classList.toggle("deck-four", model.prefs.four);
   scheduleRackCheck(f);

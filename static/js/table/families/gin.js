@@ -1,4 +1,4 @@
-// The gin family on the table (games/engine/families/gin.py: gin, oklahoma): the view's `gin`
+// The gin family on the table (games/engine/gin/cycle.py: gin, oklahoma): the view's `gin`
 // block (the up-card offer, the knock limit, the knock and its loose cards, deals won, Oklahoma's
 // columns, the settlement); `you` carries `deadwood`, `best_melds`, `knock_discards`.
 
@@ -64,7 +64,7 @@ export const gin = {
   board(model, f) {
     const { view } = f;
     const g = view.gin;
-    const dealer = (view.first + 1) % view.players; // `first` is the non-dealer (games/engine/families/gin.py)
+    const dealer = (view.first + 1) % view.players; // `first` is the non-dealer (games/engine/gin/cycle.py)
     const limit = g.knock_limit === 0 ? t("gin only: no knocking this deal") : t("knock with up to %(n)s loose points", { n: g.knock_limit });
     const facts = [
       // The up-card while it is offered; once taken (or passed) it is a card like the others
@@ -100,9 +100,12 @@ export const gin = {
   },
 
   mine(f) {
-    const { view, you } = f;
+    // Asked only for a seat's own view, with its hand and its `you` hints (index.js, mineInfo).
+    const { view } = f;
+    const you = /** @type {You} */ (f.you);
+    const hand = /** @type {string[]} */ (view.hand);
     const g = view.gin;
-    if (g.step === "over" || !view.hand.length) return null;
+    if (g.step === "over" || !hand.length) return null;
     const eleven = you.discards && you.discards.length > 0;
     const parts = [
       h("p", {},

@@ -1,5 +1,5 @@
 // What differs between the rule families on the table, one module per family as in the engine
-// (games/engine/families/, named as there: `rummy`, `gin`, `knock108`): rummy.js (the rummy
+// (the packages games/engine/rummy/, gin/, knock108/, named as there): rummy.js (the rummy
 // cycle: remik51, remik40, remi, rummy500), gin.js (gin, oklahoma), knock108.js. The family is
 // read only from the view's own blocks; this module picks the family's module and keeps the words
 // every family shares. Every difference between the families lives in these modules: the rest of
@@ -20,8 +20,8 @@ import { ROW_VARIANTS, rummy } from "./rummy.js";
 export { declaredName };
 
 /**
- * The family's name, the engine's (`Rules.family`: games/engine/families/): "rummy", "gin" or
- * "knock108".
+ * The family's name, the engine's (`Rules.family`, one package each: games/engine/rummy/, gin/,
+ * knock108/): "rummy", "gin" or "knock108".
  * @param {View} view
  * @returns {FamilyName}
  */

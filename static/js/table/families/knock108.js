@@ -1,4 +1,4 @@
-// Knock-108 on the table (games/engine/families/knock108.py): the view's `stage` and `stakes`
+// Knock-108 on the table (games/engine/knock108/cycle.py): the view's `stage` and `stakes`
 // (the pool and the chip ledger), `knock`, `buy_back`, `in_game`, `last_deal`; `you` carries
 // `loose_points` and a `knock` hint.
 
@@ -104,15 +104,18 @@ export const knock108 = {
   },
 
   mine(f) {
-    const { view, you } = f;
+    // Asked only for a seat's own view, with its hand and its `you` hints (index.js, mineInfo).
+    const { view } = f;
+    const you = /** @type {You} */ (f.you);
+    const hand = /** @type {string[]} */ (view.hand);
     const parts = [];
     if (you.stage === "buy_back" && f.myTurn && you.buy_back) {
       const b = you.buy_back;
-      parts.push(h("p", {}, h("strong", {}, `${t("You are out with a record of %(n)s.", { n: view.scores.totals[view.seat] })} `),
+      parts.push(h("p", {}, h("strong", {}, `${t("You are out with a record of %(n)s.", { n: view.scores.totals[/** @type {number} */ (view.seat)] })} `),
         t("Buy back in for %(cost)s chips: your record becomes %(record)s and you are dealt ten cards. Or stay out.", { cost: b.cost, record: b.record })));
     } else if (!you.in_game) {
-      parts.push(h("p", {}, h("strong", {}, t("You are out of the game")), ` ${t("with a record of %(n)s.", { n: view.scores.totals[view.seat] })}`));
-    } else if (view.hand.length) {
+      parts.push(h("p", {}, h("strong", {}, t("You are out of the game")), ` ${t("with a record of %(n)s.", { n: view.scores.totals[/** @type {number} */ (view.seat)] })}`));
+    } else if (hand.length) {
       parts.push(h("p", {}, h("strong", { id: "loose-points" }, t("Loose points: %(n)s", { n: you.loose_points })), ` ${t("in your hand as it is")}`));
       if (you.knock) {
         const k = you.knock;

@@ -1,4 +1,4 @@
-// The rummy cycle on the table (games/engine/families/rummy.py: remik51, remik40, remi, rummy500):
+// The rummy cycle on the table (games/engine/rummy/cycle.py: remik51, remik40, remi, rummy500):
 // the shared turn (draw or take with a play, lay down, discard); rummy500 adds `running_totals`
 // and `target`, remik40 `prize_pool`. Texts only: the view says what is so, the server decides.
 

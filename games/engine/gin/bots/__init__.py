@@ -1,0 +1,1 @@
+"""The gin family's bots, one module per level they play (``games.engine.bots.registry``)."""

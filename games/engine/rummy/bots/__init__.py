@@ -1,0 +1,1 @@
+"""The rummy family's bots, one module per level they play (``games.engine.bots.registry``)."""
