@@ -125,7 +125,7 @@ async def test_a_frame_for_a_socket_that_has_just_closed_is_not_logged_as_an_err
     closed, broken, open_ = _Socket("c", closed=True), _Socket("x", fails=True), _Socket("o")
     for socket in (closed, broken, open_):
         here.sockets.setdefault(7, {}).setdefault("seat-0", {})[socket] = None
-    with caplog.at_level(logging.DEBUG, logger="games.fanout"):
+    with caplog.at_level(logging.DEBUG, logger="games.play.fanout"):
         await here.deliver(fanout.frames_message(match_id=7, version=2, frames=[("seat-0", "{}")]))
     assert open_.got == [("{}", 2, True)]
     errors = [record for record in caplog.records if record.levelno >= logging.ERROR]

@@ -238,7 +238,7 @@ def _priority() -> tuple[int, int]:
 def test_the_replay_child_runs_below_the_server(monkeypatch: pytest.MonkeyPatch, idle: bool) -> None:
     """The replay child's niceness is the server's plus ``OFFLOAD_NICE``, and with
     ``OFFLOAD_IDLE`` its class is SCHED_IDLE (it runs only on CPU time the tables leave)."""
-    from games import offload
+    from games.play import offload
 
     monkeypatch.setenv("OFFLOAD_NICE", "7")
     monkeypatch.setenv("OFFLOAD_IDLE", "1" if idle else "0")
