@@ -107,13 +107,13 @@ eslint: npm ## ESLint (eslint.config.js) on the browser's JavaScript and its uni
 	else echo "ESLint not installed (npm not found): the JavaScript is not linted; install npm and run make lint again."; fi
 
 # The browser's JavaScript has JSDoc types, checked by TypeScript's compiler with no build step
-# (tsconfig.json: the pages' modules; tsconfig.typed.json: the modules typed to the last
+# (static/js/tsconfig.json: the pages' modules; tsconfig.typed.json: the modules typed to the last
 # parameter, noImplicitAny too; tsconfig.worker.json: practice's Web Worker, whose global scope is
 # a worker's). docs/style.md, "The browser's JavaScript".
 .PHONY: tsc
 tsc: npm ## The JSDoc type check of static/js (tsc --noEmit; skipped without npm)
-	@if [ -x node_modules/.bin/tsc ]; then node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.typed.json && \
-	  node_modules/.bin/tsc -p tsconfig.worker.json && echo "tsc: no type errors"; \
+	@if [ -x node_modules/.bin/tsc ]; then node_modules/.bin/tsc -p static/js/tsconfig.json && node_modules/.bin/tsc -p static/js/tsconfig.typed.json && \
+	  node_modules/.bin/tsc -p static/js/tsconfig.worker.json && echo "tsc: no type errors"; \
 	else echo "TypeScript not installed (npm not found): the JavaScript's types are not checked; install npm and run make lint again."; fi
 
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).

@@ -119,7 +119,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    "remi_site.staticfiles.StaticFiles",  # django.contrib.staticfiles, without the type check's files
     "channels",
     "axes",  # login rate limiting (see accounts/rate_limit.py)
     "accounts",

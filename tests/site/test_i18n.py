@@ -456,7 +456,7 @@ def test_the_players_own_event_lines_are_whole_sentences() -> None:
     ("you drew from the stock"), so that Polish and Romanian conjugate the verb (docs/i18n.md)."""
     scripts = Path(django_settings.BASE_DIR) / "static" / "js"
     for path, name in (
-        (scripts / "table" / "render.js", "describeEvents"),
+        (scripts / "table" / "events.js", "describeEvents"),
         (scripts / "table" / "families" / "index.js", "describeFamilyEvent"),
     ):
         body = _js_function(path, name)

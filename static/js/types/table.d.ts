@@ -106,7 +106,8 @@ interface Draft {
   take: string | null;
   melds: string[][];
   layoffs: { meld: number; cards: string[] }[];
-  exchanges: { meld: number; card: string }[];
+  /** A joker exchange: the card put in, and the key of the joker it frees ("freed:<n>"). */
+  exchanges: { meld: number; card: string; freedKey: string }[];
   declared: Record<string, string>;
   freed: number;
 }

@@ -1,0 +1,13 @@
+"""The static files app, with what only the type check reads left out of ``collectstatic``:
+``static/js/tsconfig*.json`` and the shared shapes ``static/js/types/*.d.ts`` (docs/style.md,
+"The browser's JavaScript"). They sit beside the modules they check, and are never served."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.contrib.staticfiles.apps import StaticFilesConfig
+
+
+class StaticFiles(StaticFilesConfig):
+    ignore_patterns: ClassVar[list[str]] = [*StaticFilesConfig.ignore_patterns, "*.d.ts", "tsconfig*.json"]
