@@ -117,12 +117,12 @@ tsc: npm ## The JSDoc type check of static/js (tsc --noEmit; skipped without npm
 	else echo "TypeScript not installed (npm not found): the JavaScript's types are not checked; install npm and run make lint again."; fi
 
 # The engine and the pure modules practice sends to the browser with it (docs/practice.md).
-BROWSER_MODULES := games/errors.py games/protocol.py games/framing.py games/rack.py games/messages.py games/practice.py
+BROWSER_MODULES := games/shared/errors.py games/play/protocol.py games/play/framing.py games/play/rack.py games/shared/messages.py games/practice/game.py
 
 # django-stubs reads the test runner's settings, a developer's (DEBUG on: tests/developer_settings.py).
 typecheck: export DJANGO_DEBUG ?= 1
 typecheck: venv ## mypy: strict on the engine and the pure modules the browser runs with it; the site's apps with django-stubs
-	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/commits.py games/practice_assets.py games/puzzles.py
+	$(BIN)/mypy --strict games/engine $(BROWSER_MODULES) games/play/commits.py games/practice/assets.py games/learn/puzzles.py
 	$(BIN)/mypy games accounts remi_site
 
 fmt: venv ## Apply ruff fixes and formatting

@@ -45,7 +45,7 @@ export default [
   },
   {
     // The unit tests of the pure modules (tests/js/, `node --test`), the practice build's Node
-    // script (games/practice_bytecode.mjs) and this file.
+    // script (games/practice/bytecode.mjs) and this file.
     files: ["tests/js/**/*.js", "tests/js/**/*.mjs", "games/**/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
   },

@@ -22,7 +22,7 @@ from accounts.middleware import offered
 from accounts.rate_limit import registration_allowed, registration_recorded
 from accounts.selectors import user_get_public
 from accounts.services import user_register, user_set_language
-from games.selectors import match_history
+from games.play.selectors import match_history
 
 # Registration logs the new player in directly; there is no request to check for lockouts then.
 _MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"

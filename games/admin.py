@@ -11,29 +11,15 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games import ratings, services
-from games.errors import GameError
-from games.models import (
-    ChatMessage,
-    ChatMute,
-    ChatReport,
-    ChatSilence,
-    Match,
-    MoveRecord,
-    Puzzle,
-    PuzzleBatch,
-    PuzzleRating,
-    PuzzleReport,
-    Rating,
-    RatingChange,
-    Room,
-    Round,
-    ScoreLine,
-    Seat,
-    SeatSocket,
-    ServerProcess,
-)
-from games.services import puzzles as puzzle_services
+from games.chat import services as chat_services
+from games.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.learn.models import Puzzle, PuzzleBatch, PuzzleRating, PuzzleReport
+from games.learn.services import puzzles as puzzle_services
+from games.play import services
+from games.play.models import Match, MoveRecord, Room, Round, ScoreLine, Seat, SeatSocket, ServerProcess
+from games.ranked import ratings
+from games.ranked.models import Rating, RatingChange
+from games.shared.errors import GameError
 
 
 class ReadOnlyMixin:
@@ -279,7 +265,7 @@ class RatingChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(ServerProcess)
 class ServerProcessAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    """The server processes holding sockets, and their last heartbeat (``games.servers``).
+    """The server processes holding sockets, and their last heartbeat (``games.play.servers``).
 
     Read-only: a process that stops beating is taken for gone by the workers' sweep, which closes
     its sockets (``services.servers_gone``)."""
@@ -296,8 +282,8 @@ class ServerProcessAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 def _delete_for_everyone(model_admin: admin.ModelAdmin, request: HttpRequest, message_ids: list[int]) -> None:
-    """``services.chat_delete``: hidden from everyone, the rooms' sockets told, reports handled."""
-    deleted = services.chat_delete(message_ids=message_ids, user=request.user)  # type: ignore[arg-type]
+    """``chat_services.chat_delete``: hidden from everyone, the rooms' sockets told, reports handled."""
+    deleted = chat_services.chat_delete(message_ids=message_ids, user=request.user)  # type: ignore[arg-type]
     model_admin.message_user(request, f"{deleted} chat message(s) deleted for everyone.", messages.SUCCESS)
 
 

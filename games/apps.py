@@ -7,5 +7,5 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The Celery tasks are registered in every process, not only in a worker's: the services
-        # queue them by name (games/enqueue.py) and never import them.
+        # queue them by name (games/shared/enqueue.py) and never import them.
         from games import tasks  # noqa: F401

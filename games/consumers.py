@@ -4,7 +4,7 @@ One socket watches one match, at ``ws/match/<match_id>/``, or at ``ws/rooms/<roo
 room's current (latest) match, fixed when the socket connects (see docs/protocol.md):
 
 * On connect the socket joins exactly one audience group (its user's seat, or the spectators),
-  in its process's fanout (games/fanout.py), and gets a full state frame. What a frame may show
+  in its process's fanout (games/play/fanout.py), and gets a full state frame. What a frame may show
   was decided by ``engine.view_for`` when it was built (in ``selectors`` or ``broadcast``); this
   consumer only forwards frames.
 * A command (``protocol.decode_command``) goes to ``services.move_submit``. An accepted move gets
@@ -50,11 +50,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from games import broadcast, fanout, limits, protocol, selectors, servers, services
+from games.chat import selectors as chat_selectors
+from games.chat import services as chat_services
 from games.engine import IllegalMoveError
-from games.errors import GameError, MatchNotFoundError, StaleVersionError
-from games.i18n_errors import language_for_scope, localize_error_frame
-from games.limits import MessageLimiter, RateLimitedError, TokenBucket
+from games.play import broadcast, fanout, limits, protocol, selectors, servers, services
+from games.play.limits import MessageLimiter, RateLimitedError, TokenBucket
+from games.shared.errors import GameError, MatchNotFoundError, StaleVersionError
+from games.shared.i18n_errors import language_for_scope, localize_error_frame
 
 __all__ = [
     "EchoConsumer",
@@ -114,7 +116,7 @@ class DirectDispatchMixin:
 
 
 class AccountLimitsMixin:
-    """The limits of games/limits.py for a consumer (docs/protocol.md, "Limits").
+    """The limits of games/play/limits.py for a consumer (docs/protocol.md, "Limits").
 
     ``_open_for_account`` when a logged-in user's socket connects: at most
     ``WS_MAX_SOCKETS_PER_ACCOUNT`` open over every server process (False: refuse it with 4409),
@@ -261,8 +263,8 @@ def _match_id_for_room(room_id: int) -> int:
 
 def _chat_history(*, room_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[int, str]]:
     return (
-        selectors.chat_history(room_id=room_id, user_id=user_id, limit=settings.CHAT_HISTORY),
-        selectors.chat_muted(user_id=user_id),
+        chat_selectors.chat_history(room_id=room_id, user_id=user_id, limit=settings.CHAT_HISTORY),
+        chat_selectors.chat_muted(user_id=user_id),
     )
 
 
@@ -333,7 +335,7 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         self.early = []
         await fanout.here().join(self.match_id, group, self)
         self.group = group
-        room_id, muted, rematch = await database_sync_to_async(selectors.socket_context)(
+        room_id, muted, rematch = await database_sync_to_async(chat_selectors.socket_context)(
             match_id=self.match_id, user_id=int(user.pk)
         )
         self.chat_muted = frozenset(muted)
@@ -450,19 +452,19 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
             if command.type == "chat":
                 if self.account_id is not None and not limits.CHAT.take(self.account_id, now=monotonic()):
                     raise limits.CHAT.error(self.account_id)
-                await database_sync_to_async(services.chat_post)(
+                await database_sync_to_async(chat_services.chat_post)(
                     match_id=self.match_id, user=user, text=command.text
                 )
             elif command.type == "chat_delete":
-                await database_sync_to_async(services.chat_delete)(
+                await database_sync_to_async(chat_services.chat_delete)(
                     message_ids=[command.message], user=user, match_id=self.match_id
                 )
             elif command.type == "chat_mute":
-                await database_sync_to_async(services.chat_mute)(
+                await database_sync_to_async(chat_services.chat_mute)(
                     user=user, name=command.name, mute=command.on
                 )
             elif command.type == "chat_report":
-                await database_sync_to_async(services.chat_report)(
+                await database_sync_to_async(chat_services.chat_report)(
                     match_id=self.match_id, user=user, message_id=command.message, reason=command.reason
                 )
                 await self.send_json(protocol.chat_reported_frame(command.message, request_id))
@@ -478,7 +480,7 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
 
     async def _send_chat_history(self) -> None:
         user_id = int(self.scope["user"].pk)
-        room_id = await database_sync_to_async(selectors.chat_room_for)(
+        room_id = await database_sync_to_async(chat_selectors.chat_room_for)(
             match_id=self.match_id, user=self.scope["user"]
         )
         messages, muted = await database_sync_to_async(_chat_history)(room_id=room_id, user_id=user_id)
@@ -502,7 +504,7 @@ class GameConsumer(DirectDispatchMixin, AccountLimitsMixin, AsyncJsonWebsocketCo
         await self.send_json(protocol.chat_muted_frame(message["names"]))
 
     async def send_json(self, content: Any, close: bool = False) -> None:
-        # An error frame's message in the socket user's language (games/i18n_errors.py).
+        # An error frame's message in the socket user's language (games/shared/i18n_errors.py).
         if isinstance(content, dict) and content.get("type") == "error":
             content = localize_error_frame(content, language_for_scope(self.scope))
         await super().send_json(content, close)

@@ -13,8 +13,9 @@ from datetime import datetime
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from games import offload, services
-from games.errors import MatchNotFoundError, NotBotTurnError, RoundPauseError, StaleVersionError
+from games.learn.services import analysis as analysis_services
+from games.play import offload, services
+from games.shared.errors import MatchNotFoundError, NotBotTurnError, RoundPauseError, StaleVersionError
 
 _TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -93,17 +94,17 @@ def resume_tables() -> int:
     **_TASK_OPTIONS, autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5
 )
 def round_analyse(analysis_id: int) -> str:
-    """Compute the analysis of a finished round asked for on its replay (``services.analysis_run``):
+    """Compute the analysis of a finished round asked for on its replay (``analysis_services.analysis_run``):
     ``done``, ``already`` (a duplicate) or ``gone``. Under the embedded worker, in a child
-    process of the server (``games.offload.background``)."""
-    return offload.background(services.analysis_run, analysis_id=analysis_id)
+    process of the server (``games.play.offload.background``)."""
+    return offload.background(analysis_services.analysis_run, analysis_id=analysis_id)
 
 
 @shared_task(**_TASK_OPTIONS)
 def analyses_resume() -> int:
-    """Queue again every analysis a stopped worker left unfinished (``services.analyses_unfinished``;
+    """Queue again every analysis a stopped worker left unfinished (``analysis_services.analyses_unfinished``;
     a worker's start). Returns how many."""
-    unfinished = services.analyses_unfinished()
+    unfinished = analysis_services.analyses_unfinished()
     for analysis_id in unfinished:
         round_analyse.apply_async((analysis_id,))
     return len(unfinished)
@@ -115,7 +116,7 @@ def analyses_resume() -> int:
 def puzzles_step(batch_id: int, games: int) -> bool:
     """One step of a puzzle batch (``services.puzzles.puzzle_batch_step``: a few bot games, their
     puzzles stored), then the next step is queued; a stale step (another ran) does nothing."""
-    from games.services import puzzles
+    from games.learn.services import puzzles
 
     more = offload.background(puzzles.puzzle_batch_step, batch_id=batch_id, games=games)
     if more:
@@ -127,7 +128,7 @@ def puzzles_step(batch_id: int, games: int) -> bool:
 def puzzles_resume() -> int:
     """Queue the next step of every unfinished puzzle batch (a worker's start: the start-up seed's
     batch, ``manage.py puzzles_seed``, and any batch a stopped worker left). Returns how many."""
-    from games.services import puzzles
+    from games.learn.services import puzzles
 
     batches = puzzles.puzzle_batches_unfinished()
     for batch_id, games in batches:
@@ -139,6 +140,6 @@ def puzzles_resume() -> int:
 def puzzles_from_matches(limit: int = 50) -> int:
     """Store the puzzles of the last ``limit`` finished public matches (``manage.py
     puzzles_generate --from-matches``). Returns how many were new."""
-    from games.services import puzzles
+    from games.learn.services import puzzles
 
     return puzzles.puzzles_from_matches(limit=limit)

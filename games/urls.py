@@ -1,6 +1,9 @@
 from django.urls import path
 
-from games.views import daily, history, practice, puzzles, ranked, rooms, site, table
+from games.learn.views import daily, history, puzzles
+from games.play.views import rooms, site, table
+from games.practice import views as practice
+from games.ranked import views as ranked
 
 urlpatterns = [
     path("", rooms.home, name="home"),

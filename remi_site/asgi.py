@@ -4,7 +4,7 @@ Run it with `daphne remi_site.asgi:application` (or `make run`). The embedded Ce
 (single-process mode, see remi_site/embedded.py) starts when this module is loaded, so a restarted
 server resumes its tables (the worker's start-up sweep) before anyone connects. Daphne sends no
 lifespan events, so the server's event loop is noted on the first call, and the orderly stop
-(``games.servers.shutdown``) hangs on Twisted's shutdown, which daphne's SIGTERM and SIGINT start.
+(``games.play.servers.shutdown``) hangs on Twisted's shutdown, which daphne's SIGTERM and SIGINT start.
 """
 
 import gc
@@ -23,9 +23,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games import broadcast, servers  # noqa: E402
-from games.edges import NulHandshakeRefusal  # noqa: E402
-from games.limits import HandshakeLimit  # noqa: E402
+from games.play import broadcast, servers  # noqa: E402
+from games.play.edges import NulHandshakeRefusal  # noqa: E402
+from games.play.limits import HandshakeLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from remi_site import embedded  # noqa: E402
 
@@ -33,8 +33,8 @@ router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Too many handshakes from one address are closed with 4409 before anything else is done
-        # (games/limits.py); one holding a NUL character (a cookie, say) with 4400, before its
-        # session is read (games/edges.py); a handshake whose Origin is not in ALLOWED_HOSTS, or
+        # (games/play/limits.py); one holding a NUL character (a cookie, say) with 4400, before its
+        # session is read (games/play/edges.py); a handshake whose Origin is not in ALLOWED_HOSTS, or
         # that has none, is refused (no cross-site use).
         "websocket": HandshakeLimit(
             NulHandshakeRefusal(

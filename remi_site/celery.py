@@ -7,7 +7,7 @@ remi_site/embedded.py):
   waiting for a bot and the timer of every table waiting for a person are scheduled again, so a
   restarted server resumes every table from the database;
 * runs every task through ``GatedTask``: once its server process has begun to stop
-  (``games.servers.shutdown``: only the embedded worker shares a process with a server), a task
+  (``games.play.servers.shutdown``: only the embedded worker shares a process with a server), a task
   is not started (its message is dropped; the next start-up sweep resumes the table) and the stop
   waits for a running one to end;
 * runs the periodic sweep (``TurnSweep``) every ``TURN_SWEEP_SECONDS``: turn deadlines and
@@ -35,7 +35,7 @@ class GatedTask(Task):
     """A task that does not start once its process has begun to stop (``servers.task_gate``)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from games import servers
+        from games.play import servers
 
         with servers.task_gate() as allowed:
             if not allowed:
@@ -64,7 +64,7 @@ def resume_tables_on_start(sender: Any = None, **kwargs: Any) -> None:
 
 
 class Sweeper:
-    """A thread that calls ``games.services.sweep_overdue`` every ``interval`` seconds until stopped.
+    """A thread that calls ``games.play.services.sweep_overdue`` every ``interval`` seconds until stopped.
 
     It does not go through the broker: a sweep must run even when the queue holds the lost tasks
     (or is far behind). Its database connection is closed after each sweep.
@@ -88,7 +88,7 @@ class Sweeper:
     def run(self) -> None:
         from django.db import close_old_connections, connection
 
-        from games import servers, services
+        from games.play import servers, services
 
         while not self.stopping.wait(self.interval):
             with servers.task_gate() as allowed:

@@ -9,8 +9,8 @@ a full state, so a frame lost while a process reconnects to Redis is made good b
 (or by the client's ``resync``); pub/sub keeps nothing for a process that is not listening.
 
 ``PubSubChannelLayer`` adds ``group_send_many``: the messages the server's outbox has queued
-together (each the frames of one move, games/fanout.py, or a chat line) go to Redis in one
-pipeline, one round trip, instead of one round trip per group. ``games.broadcast.send_batch``
+together (each the frames of one move, games/play/fanout.py, or a chat line) go to Redis in one
+pipeline, one round trip, instead of one round trip per group. ``games.play.broadcast.send_batch``
 uses it when the layer has it.
 """
 

@@ -17,8 +17,8 @@ on by default when ``REDIS_URL`` is unset). The same task code runs as under a s
   process: two workers of one app starting at once could both end up on the same queue (the other
   queue's tasks then waited for ever: an analysis never started, seen once in CI). Each thread
   names its own queue (``_own_queue``), read when its consumer is built or rebuilt.
-* Its sends reach the server's sockets through ``games.broadcast.send_many`` (handed to the
-  server's loop). When the server stops, ``games.servers.shutdown`` closes the task gate: the
+* Its sends reach the server's sockets through ``games.play.broadcast.send_many`` (handed to the
+  server's loop). When the server stops, ``games.play.servers.shutdown`` closes the task gate: the
   worker thread (a daemon) starts no task after that, and the process exits without it.
 """
 
@@ -84,7 +84,7 @@ def _forget_sockets() -> None:
     def reset() -> None:
         from django.db import connection
 
-        from games import services
+        from games.play import services
 
         try:
             services.presence_reset()

@@ -7,7 +7,7 @@ from typing import Any
 
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
-#: Vendored files whose text is left as it is: Pyodide's scripts (practice, games/finders.py)
+#: Vendored files whose text is left as it is: Pyodide's scripts (practice, games/practice/finders.py)
 #: are not ES modules of ours, and what looks like an import in them is not a file to hash.
 VERBATIM_PREFIXES = ("practice/pyodide/",)
 

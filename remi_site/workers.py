@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from django.conf import settings
 
-    from games.offload import lower_priority
+    from games.play.offload import lower_priority
 
     nice, idle = settings.OFFLOAD_NICE, settings.OFFLOAD_IDLE
     processes = [

@@ -13,7 +13,7 @@ Debian's Chromium with Playwright:
   one more row removes it before each load, so Python starts again (and keeps a new one);
 * **bot move time in the browser**: games in the worker where the player plays the hard bot's
   move and the bots play at one level; for each level the time the bot's decision took in Python
-  (``games.practice`` measures it in the worker) and the round trip of the call from the page
+  (``games.practice.game`` measures it in the worker) and the round trip of the call from the page
   (postMessage, the decision, the new frame, back), median and p99.
 
 It prints figures and asserts nothing. Targets (issue 15): warm load <= 2 s, hard bot p99 <= 300 ms.

@@ -69,7 +69,7 @@ def setup_flood(args: argparse.Namespace) -> tuple[int, str]:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from games import services
+    from games.play import services
 
     users = get_user_model().objects
 

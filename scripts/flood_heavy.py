@@ -120,7 +120,7 @@ def _cookie(user: Any) -> str:
 
 
 def setup_bot_tables(args: argparse.Namespace, first: int = 0) -> list[BotPlan]:
-    from games import services
+    from games.play import services
 
     plans = []
     for table in range(first, first + args.bot_tables):
@@ -146,9 +146,10 @@ def setup_analysis(args: argparse.Namespace) -> tuple[int, tuple[tuple[str, tupl
     each); the analysis URL of every round, per account (each asks for its own seat)."""
     from django.conf import settings
 
-    from games import engine, services
+    from games import engine
     from games.engine.bots import choose_move
-    from games.models import Match
+    from games.play import services
+    from games.play.models import Match
 
     settings.ROUND_PAUSE_SECONDS = 0  # this setup plays the rounds one after another
 
@@ -436,8 +437,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import django
 
     django.setup()
-    from games import services
-    from games.models import RoundAnalysis
+    from games.learn.models import RoundAnalysis
+    from games.play import services
 
     # What earlier runs asked for must not load the quiet phase: their queued analyses find no
     # row and end at once ("gone"), then the wait is for what else the background has to do.

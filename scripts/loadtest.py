@@ -141,7 +141,7 @@ def setup(args: argparse.Namespace, first: int = 0) -> tuple[list[Plan], str]:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from games import services
+    from games.play import services
 
     users_model = get_user_model()
     cookies: dict[str, str] = {}
@@ -186,7 +186,7 @@ def setup(args: argparse.Namespace, first: int = 0) -> tuple[list[Plan], str]:
 
 
 def close_rooms(plans: Sequence[Plan]) -> None:
-    from games import services
+    from games.play import services
 
     services.room_close(room_ids=[plan.room_id for plan in plans])
 

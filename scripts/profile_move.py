@@ -80,9 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import engine, services
-    from games.models import Match
-    from games.services import rooms
+    from games import engine
+    from games.play import services
+    from games.play.models import Match
+    from games.play.services import rooms
 
     users_model = get_user_model()
 
@@ -126,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             move = {"kind": "discard", "card": view["you"]["discards"][0]}
         return state.turn, engine.move_from_json(move), match.version
 
-    from games import broadcast
+    from games.play import broadcast
 
     loop = asyncio.new_event_loop()
     ready = threading.Event()

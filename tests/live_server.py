@@ -111,10 +111,11 @@ def start_daphne(
         # The site's own settings, not the test runner's (remi_site/settings/test.py).
         DJANGO_SETTINGS_MODULE="remi_site.settings",
         # Every client of a test connects from 127.0.0.1: the per-address handshake limit
-        # (games/limits.py, tested in-process by tests/realtime/test_limits.py) would count a
+        # (games/play/limits.py, tested in-process by tests/realtime/test_limits.py) would count a
         # whole session's browsers as one visitor.
         WS_HANDSHAKE_BURST="100000",
-        # So would the replay limits (games/limits.py, tested in-process by tests/site/test_replay_limits.py).
+        # So would the replay limits (games/play/limits.py, tested in-process by
+        # tests/site/test_replay_limits.py).
         REPLAY_PAGES_PER_MINUTE="100000",
         REPLAY_UPLOADS_PER_HOUR="100000",
         PYTHONUNBUFFERED="1",

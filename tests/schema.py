@@ -1,4 +1,4 @@
-"""The published protocol schema (``games/protocol.schema.json``, served at /protocol.schema.json)
+"""The published protocol schema (``games/play/protocol.schema.json``, served at /protocol.schema.json)
 as test assertions: every frame a socket test receives is checked against it.
 
 ``jsonschema`` (Draft 2020-12) is the judge, and says what is wrong. A frame that passes goes
@@ -20,7 +20,7 @@ from typing import Any
 import fastjsonschema
 from jsonschema import Draft202012Validator
 
-SCHEMA_PATH = Path(__file__).resolve().parents[1] / "games" / "protocol.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "games" / "play" / "protocol.schema.json"
 
 
 def _schema_of(definition: str) -> dict[str, Any]:

@@ -3,8 +3,10 @@
 import-linter's contracts (pyproject.toml, ``make lint``) keep the engine pure, keep the site on
 the engine's public surface and keep ``games`` and ``accounts`` out of ``remi_site``. What they
 cannot say is checked here: no import cycle inside ``games`` (the services queue tasks and the
-tasks call the services, but the services queue them by name through ``games.enqueue`` and never
-import ``games.tasks``), and none inside the rules engine.
+tasks call the services, but the services queue them by name through ``games.shared.enqueue`` and never
+import ``games.tasks``), and none inside the rules engine; the domains' upward ties are the ones
+docs/architecture.md names ("The house by domain"), and ``games.models`` gathers every domain's
+models.
 """
 
 from __future__ import annotations
@@ -85,6 +87,43 @@ def test_no_module_of_games_imports_the_project_wiring() -> None:
         if module.startswith(("games", "accounts"))
     }
     assert importers == set()
+
+
+#: The domains above play (docs/architecture.md, "The house by domain").
+ABOVE_PLAY = ("games.learn", "games.ranked", "games.practice", "games.chat")
+
+#: Where play reaches up, each named in docs/architecture.md and in the contract's ignore_imports.
+PLAY_TIES = {
+    ("games.play.services.core", "games.ranked.ratings"),
+    ("games.play.selectors", "games.ranked.ratings"),
+    ("games.play.selectors", "games.ranked.models"),
+    ("games.play.services.moves", "games.learn.daily"),
+    ("games.play.services.clock", "games.learn.services.daily"),
+}
+
+
+def test_play_reaches_up_only_where_the_architecture_says() -> None:
+    graph = grimp.build_graph("games", cache_dir=None)
+    ties = {
+        (module, imported)
+        for module in graph.find_descendants("games.play")
+        for imported in graph.find_modules_directly_imported_by(module)
+        if imported.startswith(ABOVE_PLAY)
+    }
+    assert ties == PLAY_TIES
+
+
+def test_the_app_models_module_gathers_every_domains_models() -> None:
+    """Django finds an app's models in ``games.models``: it imports each domain's models module,
+    and nothing in the domains imports it (code imports a model from its domain)."""
+    graph = grimp.build_graph("games", cache_dir=None)
+    domains_models = {
+        module for module in graph.modules if module.startswith("games.") and module.endswith(".models")
+    } - {"games.models"}
+    assert domains_models == {f"games.{d}.models" for d in ("play", "learn", "ranked", "chat")}
+    assert graph.find_modules_directly_imported_by("games.models") == domains_models
+    importers = graph.find_modules_that_directly_import("games.models")
+    assert not {m for m in importers if m.startswith(("games.play", "games.shared", *ABOVE_PLAY))}
 
 
 def test_no_import_cycle_in_the_engine() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 from django import template
 
-from games import selectors
-from games.models import PuzzleKind
+from games.learn import selectors
+from games.learn.models import PuzzleKind
 
 register = template.Library()
 

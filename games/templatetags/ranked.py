@@ -16,8 +16,8 @@ from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import ratings
-from games.models import RatingChange
+from games.ranked import ratings
+from games.ranked.models import RatingChange
 
 register = template.Library()
 

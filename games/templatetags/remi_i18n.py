@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, pgettext_lazy
 
-from games import i18n_rules
+from games.shared import i18n_rules
 
 register = template.Library()
 

@@ -54,7 +54,7 @@ INSECURE_LOCAL = env_bool("DJANGO_INSECURE_LOCAL", default=False)
 _INSECURE_DEV_KEY = "django-insecure-remi-dev-only-do-not-use-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or _INSECURE_DEV_KEY
 
-# The key every deal of the day's secret is derived from (games/daily.py): HMAC-SHA256 of the day
+# The key every deal of the day's secret is derived from (games/learn/daily.py): HMAC-SHA256 of the day
 # and variant. Keep it as secret as DJANGO_SECRET_KEY; by default it is derived from that key.
 DAILY_SECRET = os.environ.get("DAILY_SECRET", "") or f"remi-daily-key:{SECRET_KEY}"
 
@@ -128,8 +128,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # A request holding a NUL character is refused before anything reads it (games/edges.py).
-    "games.edges.NulRefusalMiddleware",
+    # A request holding a NUL character is refused before anything reads it (games/play/edges.py).
+    "games.play.edges.NulRefusalMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -373,7 +373,7 @@ BACKGROUND_TASKS = (
 )
 CELERY_TASK_ROUTES = {f"games.tasks.{name}": {"queue": BACKGROUND_QUEUE} for name in BACKGROUND_TASKS}
 
-# --- Heavy work off the socket servers, and its limits (games/offload.py; docs/operations.md,
+# --- Heavy work off the socket servers, and its limits (games/play/offload.py; docs/operations.md,
 # "Heavy work and its limits") ---------------------------------------------------------------------
 
 #: A replay's page and a record's check are computed in a child process of the server (spawned on
@@ -418,7 +418,7 @@ AWAY_GRACE_SECONDS = env_float("AWAY_GRACE_SECONDS", 30.0)
 #: fires what is overdue (a task lost with a worker killed hard). 0 turns the sweep off (the
 #: default of remi_site.settings.test: tests that need it set it or call the sweep themselves).
 TURN_SWEEP_SECONDS = env_float("TURN_SWEEP_SECONDS", 5.0)
-#: Every server process (daphne) writes its heartbeat this often (seconds; games/servers.py). 0
+#: Every server process (daphne) writes its heartbeat this often (seconds; games/play/servers.py). 0
 #: turns it off (the default of remi_site.settings.test).
 SERVER_HEARTBEAT_SECONDS = env_float("SERVER_HEARTBEAT_SECONDS", 10.0)
 #: A server process whose heartbeat is older than this is gone (killed hard): the sweep closes
@@ -475,8 +475,8 @@ STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
     # Practice: the engine archive built from the source tree and the Pyodide files npm
-    # installed (games/finders.py, docs/practice.md); nothing of it is committed in static/.
-    "games.finders.PracticeFinder",
+    # installed (games/practice/finders.py, docs/practice.md); nothing of it is committed in static/.
+    "games.practice.finders.PracticeFinder",
 ]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

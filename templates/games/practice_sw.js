@@ -1,4 +1,4 @@
-// The service worker of practice offline (docs/practice.md), written by games/views/practice.py.
+// The service worker of practice offline (docs/practice.md), written by games/practice/views.py.
 // Scope: /practice/ (the page and its worker, /practice/worker.js).
 //
 // It keeps two caches: the app's (this version's page, worker, modules, styles, icons, manifest,

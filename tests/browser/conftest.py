@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 
-from games import practice_assets
+from games.practice import assets as practice_assets
 from tests.live_server import start_daphne, subprocess_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -370,7 +370,7 @@ def _wait_until_sockets_closed() -> None:
     socket's close is deleting its ``AccountSocket`` row), so that the database's flush after the
     test does not race the server's writes (on PostgreSQL the flush's TRUNCATE and a seat's
     disconnect deadlocked). A bounded wait: a socket still open then is not this fixture's to judge."""
-    from games.models import AccountSocket
+    from games.play.models import AccountSocket
 
     deadline = time.monotonic() + SOCKETS_CLOSED_TIMEOUT
     while AccountSocket.objects.exists() and time.monotonic() < deadline:

@@ -14,9 +14,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match
+from games.play import services
+from games.play.models import Match
 
 NAMES = ("ala", "bartek", "celina", "darek")
 

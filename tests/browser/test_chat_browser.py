@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Match
+from games.play.models import Match
 from tests.browser.tablekit import open_page, play_bots_until, seat_of, spectator, start_match, users
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,7 +17,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import daily, services
+from games.learn import daily
+from games.learn.services import daily as daily_services
 from tests.browser.tablekit import Screenshot, cookie, js_errors, open_path
 from tests.live_server import LiveServer, serving
 from tests.site.daily_helpers import play_try
@@ -40,12 +41,12 @@ def _account(name: str, language: str, *, old: bool = True) -> Any:
 def viewers(transactional_db: None) -> dict[str, str]:
     """Session cookies by language of two viewers who finished their gin try, and of one who has not."""
     ala, dan = _account("ala", "pl"), _account("dan", "ro")
-    play_try(services.daily_start(user=ala, variant="gin"), ala)
-    play_try(services.daily_start(user=dan, variant="gin"), dan)
+    play_try(daily_services.daily_start(user=ala, variant="gin"), ala)
+    play_try(daily_services.daily_start(user=dan, variant="gin"), dan)
     bob = _account("bob", "pl")
-    play_then_leave(services.daily_start(user=bob, variant="gin"), bob, own_moves=1)
+    play_then_leave(daily_services.daily_start(user=bob, variant="gin"), bob, own_moves=1)
     new = _account("nowy", "pl", old=False)
-    play_try(services.daily_start(user=new, variant="gin"), new)
+    play_try(daily_services.daily_start(user=new, variant="gin"), new)
     board = daily.board(daily.today(), "gin")
     assert sorted(entry.username for entry in board.entries) == ["ala", "dan"]
     assert {entry.username: entry.unranked for entry in board.unranked} == {

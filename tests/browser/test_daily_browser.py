@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from games import engine
-from games.models import DailyTry, Match
+from games.learn.models import DailyTry
+from games.play.models import Match
 from tests.browser.tablekit import Screenshot, cookie, js_errors, open_path, users, wait_live
 from tests.live_server import LiveServer, serving
 

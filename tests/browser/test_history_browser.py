@@ -2,7 +2,7 @@
 arrow keys, the leaderboard and a profile's rating chart, and the /verify/ page.
 
 Matches are played to their end in the fixtures (the engine's bot choosing each person's moves,
-through ``games.services``), before Playwright starts."""
+through ``games.play.services``), before Playwright starts."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from games import ratings
-from games.models import Match, MoveRecord
+from games.play.models import Match, MoveRecord
+from games.ranked import ratings
 from tests.browser.tablekit import cookie, js_errors, open_path, users
 from tests.site.test_history_pages import bot_match, two_people_match
 

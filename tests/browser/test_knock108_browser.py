@@ -14,7 +14,7 @@ import pytest
 
 from games import engine
 from games.engine.bots import choose_move
-from games.models import Match
+from games.play.models import Match
 from tests.browser.tablekit import (
     NAMES,
     Screenshot,

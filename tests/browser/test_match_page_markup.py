@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games import services
-from games.models import Match
+from games.play import services
+from games.play.models import Match
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from tests.browser import tablekit
 
 @pytest.fixture(params=[("pl", "Brak zwycięzcy."), ("ro", "Niciun câștigător.")], ids=["pl", "ro"])
 def void_match(request: Any, transactional_db: None) -> tuple[int, tablekit.Seat, str, str]:
-    from games import engine, services
+    from games import engine
+    from games.play import services
 
     language, said = request.param
     players = tablekit.users(2)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
+from games.play import services
 from tests.browser import tablekit
 from tests.ranked.ranked_helpers import play_ranked
 

@@ -2,7 +2,7 @@
 
 A two-seat Remik 51 match is played on the real server (daphne) over two real sockets, one per
 seat, each seat moving as the normal bot decides from the frame its socket received, until the
-first round is over. Then the browser's worker (Pyodide running games.practice, loaded by the
+first round is over. Then the browser's worker (Pyodide running games.practice.game, loaded by the
 /practice/ page in Chromium) builds, from the match's record (the same secret, the same moves),
 the frame of each seat after each move, with the table facts of the server's frame (version,
 clock, seats): every one of them equals, field for field, the frame that seat's socket got.
@@ -19,7 +19,7 @@ from django.conf import settings
 
 from games.engine import move_to_json
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord
+from games.play.models import Match, MoveRecord
 from tests.browser.tablekit import cookie, js_errors, open_path, start_match, users
 
 pytestmark = [pytest.mark.practice, pytest.mark.timeout(300)]

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from games import practice_assets
+from games.practice import assets as practice_assets
 from tests.browser.tablekit import js_errors, open_path
 from tests.live_server import LiveServer, free_port, start_daphne
 
@@ -78,7 +78,7 @@ def sites(tmp_path: Path) -> dict[str, Any]:
     (copy / "node_modules").symlink_to(ROOT / "node_modules")
     rules = copy / "games" / "engine" / "rules.py"
     rules.write_text(rules.read_text() + "\n# A new engine: this line is all that changed.\n")
-    # The copy's archive carries bytecode Pyodide compiles under Node (games/practice_assets.py),
+    # The copy's archive carries bytecode Pyodide compiles under Node (games/practice/assets.py),
     # kept in the copy's build folder: compiled here, not during the copy's first page.
     sources = {path.as_posix(): (copy / path).read_bytes() for path in practice_assets.source_files(copy)}
     practice_assets.pyodide_bytecode(sources, build_dir=copy / "build" / "practice")

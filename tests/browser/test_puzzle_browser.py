@@ -27,8 +27,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 def puzzle(transactional_db: None) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
-    from games import puzzles as generator
-    from games.services import puzzles
+    from games.learn import puzzles as generator
+    from games.learn.services import puzzles
 
     # The first opening puzzle of the seed's games (the generator's kinds one at a time: the
     # whole batch's knock and discard look-aheads were seconds of CPU this test does not use).
@@ -80,8 +80,8 @@ def test_a_puzzle_is_solved_on_a_phone_through_the_rack(
 
 @pytest.fixture
 def knock_puzzle(transactional_db: None) -> dict[str, Any]:
-    from games import puzzles as generator
-    from games.services import puzzles
+    from games.learn import puzzles as generator
+    from games.learn.services import puzzles
 
     found = next(generator.game_puzzles("t1", 4, kinds=("knock",)))
     stored = puzzles.puzzle_store(found)
@@ -119,8 +119,8 @@ def test_gin_15_a_knock_puzzle_shows_the_evaluators_figures(
 
 @pytest.fixture
 def discard_puzzle(transactional_db: None) -> dict[str, Any]:
-    from games import puzzles as generator
-    from games.services import puzzles
+    from games.learn import puzzles as generator
+    from games.learn.services import puzzles
 
     found = next(generator.game_puzzles("y", 16, kinds=("discard",)))
     stored = puzzles.puzzle_store(found)

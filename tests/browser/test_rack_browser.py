@@ -227,7 +227,7 @@ def _wait_seat_state(page: Any, seat: int, state: str) -> None:
 def test_away_and_back(remik51: dict[str, Any], server_url: str, browser: Any) -> None:
     """RMI-NET-4: leaving the page marks the seat away, coming back takes it back; a seat marked
     away otherwise gets a banner with "I'm back". Each seat's state is shown to everyone."""
-    from games import services
+    from games.play import services
 
     if not hasattr(services, "seat_away"):
         pytest.skip("the server does not send seat states yet (helper 'timers': seats in frames, away/back)")

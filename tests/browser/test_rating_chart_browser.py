@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from games.models import RatingChange
+from games.ranked.models import RatingChange
 from tests.browser.tablekit import Screenshot, open_path, users
 from tests.site.test_history_pages import two_people_match
 

@@ -1,7 +1,7 @@
 """The analysis of a round in a real browser (docs/learn.md): an analysed replay shows its marks
 at the moves they concern, and "Analyse my round" asks for one and shows its state.
 
-The gin deal is played in the fixture through ``games.services`` from a fixed match secret (so the
+The gin deal is played in the fixture through ``games.play.services`` from a fixed match secret (so the
 same deal and moves every run): ala, careless, plays the easy bot's moves; bartek the normal
 bot's. The analysis the first test opens is computed in the fixture, as the worker would."""
 
@@ -13,9 +13,12 @@ from typing import Any
 
 import pytest
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, RoundAnalysis
+from games.learn.models import RoundAnalysis
+from games.learn.services import analysis as analysis_services
+from games.play import services
+from games.play.models import Match
 from tests.browser.tablekit import cookie, js_errors, open_path, start_match, users
 
 #: The secret of the deal: chosen so that ala's careless play holds marked decisions.
@@ -42,9 +45,9 @@ def gin_deal_played(players: list[Any]) -> Match:
 def analysed(transactional_db: None) -> dict[str, Any]:
     ala, bartek = users(2)
     match = gin_deal_played([ala, bartek])
-    services.analysis_request(match_id=match.pk, number=1, user=ala)
+    analysis_services.analysis_request(match_id=match.pk, number=1, user=ala)
     analysis = RoundAnalysis.objects.get()
-    assert services.analysis_run(analysis_id=analysis.pk) == "done"
+    assert analysis_services.analysis_run(analysis_id=analysis.pk) == "done"
     analysis.refresh_from_db()
     assert analysis.report is not None
     marked = [d for d in analysis.report["decisions"] if d["mark"]]

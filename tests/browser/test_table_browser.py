@@ -21,10 +21,11 @@ from typing import Any
 
 import pytest
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
 from games.engine.rummy.moves import play_options, take_options
-from games.models import Match
+from games.play import services
+from games.play.models import Match
 from tests.browser import tablekit
 from tests.browser.tablekit import Seat
 
@@ -364,7 +365,7 @@ def paused(transactional_db: None, settings: Any) -> tuple[int, Seat, str]:
     settings.ROUND_PAUSE_SECONDS = 120
     match, users = _remi_match({"max_players": 2, "rounds": 3}, b"browser remi pause")
     match = tablekit.play_bots_until(match, users, lambda state: state.round_no == 2)
-    from games import selectors
+    from games.play import selectors
 
     if "clock" not in selectors.match_frame_for(match_id=match.pk, user=users[0]):
         pytest.skip("state frames carry no clock yet")

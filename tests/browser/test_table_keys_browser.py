@@ -19,8 +19,9 @@ from unittest import mock
 
 import pytest
 
-from games import engine, services
-from games.models import Match
+from games import engine
+from games.play import services
+from games.play.models import Match
 from tests.browser.tablekit import Seat, open_page, rig, seat_of, users, version, wait_version
 
 pytestmark = pytest.mark.timeout(240)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from games.models import MoveRecord
+from games.play.models import MoveRecord
 from tests.browser.tablekit import (
     Seat,
     open_drawer,

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Match, Seat, SeatSocket
+from games.play.models import Match, Seat, SeatSocket
 from tests.browser.tablekit import Seat as Player
 from tests.browser.tablekit import (
     js_errors,

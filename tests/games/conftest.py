@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import services
-from games.models import Room
+from games.play import services
+from games.play.models import Room
 
 
 @pytest.fixture(autouse=True)

@@ -4,9 +4,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import engine, services
-from games.errors import StaleVersionError
-from games.models import MoveRecord
+from games import engine
+from games.play import services
+from games.play.models import MoveRecord
+from games.shared.errors import StaleVersionError
 
 
 @pytest.mark.django_db(transaction=True)

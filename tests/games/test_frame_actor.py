@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from games import broadcast, engine, framing, selectors, services
-from games.commits import Committed
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord
-from games.services.moves import standin_turn
+from games.play import broadcast, framing, selectors, services
+from games.play.commits import Committed
+from games.play.models import Match, MoveRecord
+from games.play.services.moves import standin_turn
 from tests.browser.tablekit import start_match, users
 from tests.schema import assert_frame
 

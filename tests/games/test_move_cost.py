@@ -11,9 +11,10 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import broadcast, engine, selectors, services, statements
-from games.commits import Committed
-from games.models import Match, MoveRecord, Room, Seat
+from games import engine
+from games.play import broadcast, selectors, services, statements
+from games.play.commits import Committed
+from games.play.models import Match, MoveRecord, Room, Seat
 
 #: Statements that only open, close or nest a transaction (the test's own atomic block on
 #: SQLite makes savepoints of the service's).

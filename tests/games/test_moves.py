@@ -7,10 +7,11 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 
-from games import broadcast, engine, selectors, services
+from games import engine
 from games.engine.records import make_record
-from games.errors import NotBotTurnError, NotSeatedError, StaleVersionError
-from games.models import Match, MoveRecord, Room, Round, ScoreLine
+from games.play import broadcast, selectors, services
+from games.play.models import Match, MoveRecord, Room, Round, ScoreLine
+from games.shared.errors import NotBotTurnError, NotSeatedError, StaleVersionError
 
 
 @pytest.fixture
@@ -99,7 +100,7 @@ def test_each_seat_group_gets_only_its_own_hand(
     match: Match, players: tuple[Any, Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     # A move's frames travel as one message to the match's group, one text per audience; each
-    # process hands a socket its own audience's text only (games/fanout.py).
+    # process hands a socket its own audience's text only (games/play/fanout.py).
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(broadcast.match_group(match.pk), channel)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import games.errors
-import games.protocol
+import games.play.protocol
+import games.shared.errors
 from games.engine import (
     CodedError,
     Discard,
@@ -21,8 +21,7 @@ from games.engine import (
     variant,
 )
 from games.engine import errors as engine_errors
-from games.errors import GameError, NotSeatedError, StaleVersionError
-from games.protocol import (
+from games.play.protocol import (
     MAX_ID_LENGTH,
     MalformedMessageError,
     ack_frame,
@@ -30,12 +29,13 @@ from games.protocol import (
     error_frame,
     state_frame,
 )
+from games.shared.errors import GameError, NotSeatedError, StaleVersionError
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_module_examples_hold() -> None:
-    failures, _ = doctest.testmod(games.protocol)
+    failures, _ = doctest.testmod(games.play.protocol)
     assert failures == 0
 
 
@@ -129,7 +129,7 @@ def _codes(module: object, base: type) -> dict[str, str]:
 def test_application_error_codes_are_pinned() -> None:
     from games.consumers import RateLimitedError
 
-    assert _codes(games.errors, GameError) == {
+    assert _codes(games.shared.errors, GameError) == {
         "AlreadySeatedError": "already_seated",
         "AnalysisQueueFullError": "analysis_queue_full",
         "AnalysisRateLimitedError": "analysis_rate_limited",
@@ -179,7 +179,7 @@ def test_every_error_code_is_listed_in_docs_protocol_md() -> None:
         for cls in vars(engine_errors).values()
         if isinstance(cls, type) and issubclass(cls, CodedError)
     }
-    codes |= set(_codes(games.errors, GameError).values())
+    codes |= set(_codes(games.shared.errors, GameError).values())
     codes |= {MalformedMessageError.code, RateLimitedError.code, "server_error"}
     codes -= {CodedError.code, GameError.code}  # bases: never raised as such
     assert sorted(codes - listed) == []
@@ -203,7 +203,7 @@ def test_a_state_frame_wraps_a_view_with_its_version() -> None:
 def test_the_protocol_and_the_errors_load_no_django() -> None:
     # The wire format stays pure like the engine: a consumer, a test or a tool can use it alone.
     code = (
-        "import sys, games.protocol, games.errors;"
+        "import sys, games.play.protocol, games.shared.errors;"
         "print(any(m.split('.')[0] in ('django', 'channels', 'asgiref') for m in sys.modules))"
     )
     result = subprocess.run(

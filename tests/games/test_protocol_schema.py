@@ -1,4 +1,4 @@
-"""The published schema (``games/protocol.schema.json``, docs/protocol.md) describes every frame of
+"""The published schema (``games/play/protocol.schema.json``, docs/protocol.md) describes every frame of
 every variant: a bot match of each, every audience's frame after every move, and every command
 the bots sent. The socket tests check the frames they receive against it too (tests/schema.py)."""
 
@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import engine, protocol
+from games import engine
 from games.engine.bots import choose_move
+from games.play import protocol
 from tests.effort import effort
 from tests.schema import SCHEMA_PATH, assert_command, assert_frame, fast_accepts, slow_accepts
 

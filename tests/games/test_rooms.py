@@ -3,9 +3,11 @@ from typing import Any
 
 import pytest
 
-from games import broadcast, engine, selectors, services
-from games.commits import Committed
-from games.errors import (
+from games import engine
+from games.play import broadcast, selectors, services
+from games.play.commits import Committed
+from games.play.models import Match, Room, Round, Seat
+from games.shared.errors import (
     AlreadySeatedError,
     BadOptionsError,
     NotOwnerError,
@@ -13,7 +15,6 @@ from games.errors import (
     RoomNotReadyError,
     SeatTakenError,
 )
-from games.models import Match, Room, Round, Seat
 
 
 def test_a_room_stores_the_engines_normalised_options(make_room: Any) -> None:

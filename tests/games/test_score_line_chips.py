@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import Match, Room, ScoreLine
+from games.play import services
+from games.play.models import Match, Room, ScoreLine
 
 
 @pytest.mark.django_db

@@ -14,9 +14,10 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from games import engine, services
+from games import engine
 from games.engine.deal import secret_bytes
-from games.models import Match
+from games.play import services
+from games.play.models import Match
 
 FIXTURES = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "state_v1"
 BEFORE = [("games", "0008_account_sockets")]

@@ -1,5 +1,5 @@
 """The engine archive practice sends to the browser, and the static files finder that serves it
-and Pyodide (games/practice_assets.py, games/finders.py, docs/practice.md)."""
+and Pyodide (games/practice/assets.py, games/practice/finders.py, docs/practice.md)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 
-from games import practice_assets
-from games.finders import PracticeFinder
+from games.practice import assets as practice_assets
+from games.practice.finders import PracticeFinder
 
 
 def test_the_archive_is_the_same_bytes_for_the_same_sources(tmp_path: Path) -> None:
@@ -28,7 +28,7 @@ def test_the_archive_is_the_same_bytes_for_the_same_sources(tmp_path: Path) -> N
     assert archive.name == f"engine-{archive.digest[:12]}.zip"
     assert "games/engine/__init__.py" in members
     assert "games/engine/rummy/bots/hard.py" in members
-    assert {"games/framing.py", "games/protocol.py", "games/rack.py"} <= set(members)
+    assert {"games/play/framing.py", "games/play/protocol.py", "games/play/rack.py"} <= set(members)
     assert not any(name.startswith(("games/models", "games/views", "games/services")) for name in members)
 
 
@@ -54,7 +54,7 @@ def test_the_archive_runs_on_the_standard_library_alone(tmp_path: Path) -> None:
     archive = practice_assets.engine_archive(build_dir=tmp_path)
     program = (
         "import sys, json; sys.path.insert(0, sys.argv[1]);"
-        "from games import engine, framing, rack;"
+        "from games import engine; from games.play import framing, rack;"
         "from games.engine.bots import choose_move;"
         "s = engine.new_game(engine.variant('remik51'), ['a', 'b', 'c', 'd'], seed=1);"
         "m = choose_move(engine.view_for(s, s.turn), level='hard');"
@@ -113,7 +113,7 @@ const { loadPyodide } = await import(`file://${folder}/pyodide.mjs`);
 const pyodide = await loadPyodide({ indexURL: `${folder}/` });
 pyodide.FS.writeFile("/home/pyodide/remi-engine.zip", readFileSync(archive));
 pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/remi-engine.zip')");
-pyodide.pyimport("games.practice").call("warm");
+pyodide.pyimport("games.practice.game").call("warm");
 console.log(pyodide.runPython("import sys; sys.modules['games.engine.game'].__file__"));
 """
 

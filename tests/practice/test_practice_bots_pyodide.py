@@ -1,8 +1,8 @@
 """The bots decide in the browser's Python as on the server (docs/practice.md, issue 15).
 
 Practice runs the engine's bots in Pyodide (CPython 3.13 in WebAssembly), the site in CPython 3.11,
-from one engine archive (games/practice_assets.py: sources, and bytecode Pyodide compiled). Seeded
-games are played by the same bots on both (``games.practice.bot_choice``, the worker's own call,
+from one engine archive (games/practice/assets.py: sources, and bytecode Pyodide compiled). Seeded
+games are played by the same bots on both (``games.practice.game.bot_choice``, the worker's own call,
 every seat a bot): the same decisions, move for move, at every level, in Remik 51 and Gin. Run in
 Pyodide under Node, which loads the archive as the worker does (a zip on ``sys.path``).
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from games import practice_assets
+from games.practice import assets as practice_assets
 
 pytestmark = pytest.mark.skipif(
     (shutil.which("node") is None or bool(practice_assets.pyodide_missing()))
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(
 DECISIONS = """
 import hashlib
 from games import engine
-from games.practice import bot_choice
+from games.practice.game import bot_choice
 
 def decisions(name, players, level, count):
     moves = []

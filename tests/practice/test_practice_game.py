@@ -1,4 +1,4 @@
-"""A practice game (games/practice.py), as the browser's worker runs it, here on CPython: the
+"""A practice game (games/practice/game.py), as the browser's worker runs it, here on CPython: the
 player's commands, the bots' turns, take-backs, hints, the rack's question and the record that
 keeps the game on the device and verifies like a site's (docs/practice.md, docs/record.md)."""
 
@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
-from games import engine, framing, practice, rack
+from games import engine
 from games.engine.bots import choose_move
 from games.engine.record_check import verify_record
-from games.practice import Practice, PracticeError
+from games.play import framing, rack
+from games.practice import game as practice
+from games.practice.game import Practice, PracticeError
 
 SECRET = bytes.fromhex("ab" * 32)
 
@@ -247,10 +249,10 @@ def test_the_examples_in_the_docstrings_run(module: Any) -> None:
 @pytest.mark.parametrize("language", ["pl", "ro"])
 def test_a_refusal_is_worded_as_the_sites_socket_words_it(language: str) -> None:
     """The page hands the worker the refusals' texts in its language; the worker's error frame
-    then says what the site's socket says to a player of that language (games/i18n_errors.py)."""
+    then says what the site's socket says to a player of that language (games/shared/i18n_errors.py)."""
     from django.utils import translation
 
-    from games.i18n_errors import MESSAGES, translated_message
+    from games.shared.i18n_errors import MESSAGES, translated_message
 
     with translation.override(language):
         catalog = {key: translation.gettext(text) for key, text in MESSAGES.items()}

@@ -1,4 +1,4 @@
-"""The practice page and the files that make it work offline (games/views/practice.py)."""
+"""The practice page and the files that make it work offline (games/practice/views.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from games import practice_assets
-from games.views import practice as views_practice
+from games.practice import assets as practice_assets
+from games.practice import views as views_practice
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def test_the_worker_is_served_inside_the_practice_scope(client: Client) -> None:
     response = client.get("/practice/worker.js")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
-    assert b"games.practice" in response.content
+    assert b"games.practice.game" in response.content
 
 
 def test_the_manifest_makes_it_installable(client: Client) -> None:
@@ -137,7 +137,7 @@ def test_the_page_speaks_the_players_language(client: Client, language: str, tit
     says practice, not a live table (its script's catalog)."""
     from django.conf import settings
 
-    from games.i18n_errors import MESSAGES
+    from games.shared.i18n_errors import MESSAGES
 
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     page = client.get("/practice/").content.decode()
@@ -154,7 +154,7 @@ def test_the_page_speaks_the_players_language(client: Client, language: str, tit
 def test_a_downloaded_practice_record_verifies_and_replays_on_the_site(client: Client) -> None:
     """/verify/ takes the record a practice game downloads, and replays its rounds move by move."""
     from games import engine
-    from games.practice import Practice, bot_choice
+    from games.practice.game import Practice, bot_choice
 
     game = Practice.start("gin", {}, levels=[None, "normal"], names=["Ana", "Bot 2"], secret=bytes(range(32)))
     while game.state.round_no == 1:

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import puzzles as generator
+from games.learn import puzzles as generator
 
 
 @pytest.fixture(autouse=True)
@@ -50,12 +50,12 @@ def stored(db: None, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Eight puzzles of the seed ``site`` stored by the service, as the Celery task does; the
     opening kinds (``opening``, ``joker``) first.
 
-    The bot games they come from are played once per test process: ``games.puzzles.game_puzzles``
+    The bot games they come from are played once per test process: ``games.learn.puzzles.game_puzzles``
     is deterministic given its arguments and its puzzles are frozen, so its answers are kept (the
     games were about 4 s of CPU a test); the service stores them as it does for the Celery task.
     """
-    from games.models import Puzzle
-    from games.services import puzzles
+    from games.learn.models import Puzzle
+    from games.learn.services import puzzles
 
     monkeypatch.setattr(generator, "game_puzzles", _cached_game_puzzles)
     batch = puzzles.puzzle_batch_create(seed="site", target=8)

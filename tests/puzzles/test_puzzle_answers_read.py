@@ -1,4 +1,4 @@
-"""Puzzle answers are read as the table's rack reads a block (``games.rack.read_move``): a run in
+"""Puzzle answers are read as the table's rack reads a block (``games.play.rack.read_move``): a run in
 the order its cards were selected, a joker left on "★ = auto" declared as the rack declares it;
 an answer that still cannot be read (not wrong: unreadable) is explained and never rated
 (docs/learn.md, "Puzzles"; issue 32, item 5)."""
@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, puzzles
-from games.models import Puzzle, PuzzleAttempt, PuzzleRating
-from games.services import puzzles as puzzle_services
+from games import engine
+from games.learn import puzzles
+from games.learn.models import Puzzle, PuzzleAttempt, PuzzleRating
+from games.learn.services import puzzles as puzzle_services
 from tests.puzzles.test_puzzle_site import give
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, puzzles
-from games.models import Puzzle, PuzzleAttempt
-from games.selectors import PUZZLE_CHOICES
-from games.services import puzzles as puzzle_services
+from games import engine
+from games.learn import puzzles
+from games.learn.models import Puzzle, PuzzleAttempt
+from games.learn.selectors import PUZZLE_CHOICES
+from games.learn.services import puzzles as puzzle_services
 
 pytestmark = pytest.mark.django_db
 

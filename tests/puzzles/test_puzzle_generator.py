@@ -1,4 +1,4 @@
-"""The puzzle generator and checker (games/puzzles.py): pure, on the engine only, no database."""
+"""The puzzle generator and checker (games/learn/puzzles.py): pure, on the engine only, no database."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from games import engine, puzzles
+from games import engine
 from games.engine import analysis
+from games.learn import puzzles
 
 SAMPLE = 24
 OPENING_KINDS = ("opening", "joker")

@@ -11,10 +11,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, puzzles
-from games.models import Puzzle, PuzzleAttempt, PuzzleBatch, PuzzleRating, PuzzleReport
-from games.services import puzzles as puzzle_services
-from games.views.puzzles import GIVEN_KEY
+from games import engine
+from games.learn import puzzles
+from games.learn.models import Puzzle, PuzzleAttempt, PuzzleBatch, PuzzleRating, PuzzleReport
+from games.learn.services import puzzles as puzzle_services
+from games.learn.views.puzzles import GIVEN_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -132,7 +133,7 @@ def test_the_next_puzzle_is_untried_and_nearest_the_players_rating(
 ) -> None:
     # The next puzzle is drawn among the PUZZLE_CHOICES nearest (docs/learn.md, "Fair puzzles";
     # tests/puzzles/test_puzzle_fairness.py): with one choice it is the nearest untried one.
-    from games import selectors
+    from games.learn import selectors
 
     monkeypatch.setattr(selectors, "PUZZLE_CHOICES", 1)
     user = make_user("next")
@@ -278,7 +279,7 @@ def test_gin_15_a_knock_puzzle_through_the_endpoint(db: None, client: Client) ->
 def test_puzzles_come_from_finished_public_matches_of_the_site(make_user: Any) -> None:
     from unittest import mock
 
-    from games.models import Match
+    from games.play.models import Match
     from tests.site.test_history_pages import bot_match
 
     ala = make_user("ala")

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, Room
+from games.play import services
+from games.play.models import Match, Room
 
 
 def ranked_room(

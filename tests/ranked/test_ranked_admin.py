@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from openskill.models import PlackettLuce
 
-from games import ratings
-from games.models import Match, Rating, RatingChange, RatingStatus
+from games.play.models import Match, RatingStatus
+from games.ranked import ratings
+from games.ranked.models import Rating, RatingChange
 from tests.ranked.ranked_helpers import play_ranked
 
 pytestmark = pytest.mark.django_db

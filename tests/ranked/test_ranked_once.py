@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection
 
-from games import engine, ratings, services
+from games import engine
 from games.engine.bots import choose_move
-from games.errors import StaleVersionError
-from games.models import Match, Rating, RatingChange, RatingStatus
+from games.play import services
+from games.play.models import Match, RatingStatus
+from games.ranked import ratings
+from games.ranked.models import Rating, RatingChange
+from games.shared.errors import StaleVersionError
 from tests.ranked.ranked_helpers import play_ranked, ranked_room
 
 

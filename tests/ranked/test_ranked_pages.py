@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games import ratings
-from games.models import Rating, RatingChange
+from games.ranked import ratings
+from games.ranked.models import Rating, RatingChange
 from games.templatetags.ranked import nice_step
 from tests.ranked.ranked_helpers import play_ranked
 

@@ -7,16 +7,18 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from games import ratings, services
-from games.errors import RankedNoBotsError
-from games.models import Match, Rating, RatingChange, RatingStatus
+from games.play import services
+from games.play.models import Match, RatingStatus
+from games.ranked import ratings
+from games.ranked.models import Rating, RatingChange
+from games.shared.errors import RankedNoBotsError
 from tests.ranked.ranked_helpers import play_moves, play_ranked, ranked_room
 
 pytestmark = pytest.mark.django_db
 
 
 def expected_ranks(totals: list[int], winners: list[int], lower_wins: bool) -> list[int]:
-    """Written apart from games.ratings: winners first, then by total, ties sharing a place."""
+    """Written apart from games.ranked.ratings: winners first, then by total, ties sharing a place."""
     ranks = []
     for seat, total in enumerate(totals):
         if seat in winners:

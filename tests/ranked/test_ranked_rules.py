@@ -8,9 +8,12 @@ from unittest import mock
 import pytest
 from openskill.models import PlackettLuce
 
-from games import engine, ratings, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Rating, RatingChange, RatingStatus, Room
+from games.play import services
+from games.play.models import Match, MoveRecord, RatingStatus, Room
+from games.ranked import ratings
+from games.ranked.models import Rating, RatingChange
 from tests.ranked.ranked_helpers import play_moves, ranked_room
 
 pytestmark = pytest.mark.django_db

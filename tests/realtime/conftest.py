@@ -14,8 +14,8 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import services
-from games.models import Match
+from games.play import services
+from games.play.models import Match
 from tests.realtime.sockets import Player, Table, session_cookie
 
 

@@ -11,8 +11,8 @@ import pytest
 from channels.db import database_sync_to_async
 from pytest_django.fixtures import Settings
 
-from games import services
-from games.models import Seat
+from games.play import services
+from games.play.models import Seat
 from tests.realtime.sockets import TIMEOUT, Table, joined, strings_in
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,9 +15,10 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import limits, services
-from games.errors import MatchNotFoundError
-from games.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.chat import services as chat_services
+from games.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.play import limits, services
+from games.shared.errors import MatchNotFoundError
 from tests.realtime.sockets import TIMEOUT, Player, Table, joined, open_socket, session_cookie
 from tests.schema import assert_command
 
@@ -87,7 +88,7 @@ async def test_history_keeps_the_newest_lines_only(table: Table, settings: Setti
 
 def _post_lines(table: Table, texts: list[str]) -> None:
     for text in texts:
-        services.chat_post(match_id=table.match_id, user=table.mover.user, text=text)
+        chat_services.chat_post(match_id=table.match_id, user=table.mover.user, text=text)
 
 
 @pytest.mark.parametrize(
@@ -200,7 +201,9 @@ async def test_a_private_rooms_chat_is_closed_to_strangers(table: Table) -> None
         assert (await mine.receive_json_from(timeout=TIMEOUT))["message"]["text"] == "just us"
     # Nor does the service let a stranger write or report there.
     with pytest.raises(MatchNotFoundError):
-        await database_sync_to_async(services.chat_post)(match_id=match_id, user=stranger.user, text="hi")
+        await database_sync_to_async(chat_services.chat_post)(
+            match_id=match_id, user=stranger.user, text="hi"
+        )
 
 
 def _private_match(table: Table) -> tuple[int, int, Player, Player]:
@@ -213,7 +216,7 @@ def _private_match(table: Table) -> tuple[int, int, Player, Player]:
     services.seat_add_bot(room=room, index=1)
     match = services.match_start(room=room)
     # The table's spectator (celina) writes in the public room: never seen here.
-    services.chat_post(match_id=table.match_id, user=table.spectator.user, text="public")
+    chat_services.chat_post(match_id=table.match_id, user=table.spectator.user, text="public")
     return (
         room.pk,
         match.pk,
@@ -270,7 +273,7 @@ async def test_muting_nobody_or_yourself_is_refused(table: Table, whom: str) -> 
 
 async def test_staff_delete_a_line_for_everyone_and_others_may_not(table: Table) -> None:
     await database_sync_to_async(_make_staff)(table.spectator.user)
-    entry = await database_sync_to_async(services.chat_post)(
+    entry = await database_sync_to_async(chat_services.chat_post)(
         match_id=table.match_id, user=table.mover.user, text="something rude"
     )
     async with (
@@ -303,7 +306,7 @@ def _make_staff(user: Any) -> None:
 
 
 async def test_a_player_reports_a_line_to_staff(table: Table) -> None:
-    entry = await database_sync_to_async(services.chat_post)(
+    entry = await database_sync_to_async(chat_services.chat_post)(
         match_id=table.match_id, user=table.mover.user, text="rude"
     )
     async with (

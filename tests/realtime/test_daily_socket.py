@@ -9,9 +9,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match
+from games.learn.services import daily as daily_services
+from games.play import services
+from games.play.models import Match
 from tests.realtime.sockets import TIMEOUT, Player, joined, open_socket, room_path, session_cookie
 from tests.site.daily_helpers import DAY_START, secrets_of, set_clock
 
@@ -22,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def daily_try(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> tuple[Match, Player]:
     set_clock(monkeypatch, DAY_START)
     ala = get_user_model().objects.create_user(username="ala", password=None)
-    match = services.daily_start(user=ala, variant="gin")
+    match = daily_services.daily_start(user=ala, variant="gin")
     return match, Player(user=ala, cookie=session_cookie(ala), seat=0, hand=())
 
 

@@ -1,4 +1,4 @@
-"""A match's frames to the sockets of a process (games/fanout.py): one message per move, each
+"""A match's frames to the sockets of a process (games/play/fanout.py): one message per move, each
 socket its own audience's text, sockets registered while open, a process listening on a match
 only while it has sockets of it, and frames that come while a socket connects sent after its
 first frame. Two daphne processes sharing Redis: ``tests/workers/test_fanout_servers.py``."""
@@ -14,7 +14,7 @@ import pytest
 from autobahn.exception import Disconnected
 from django.conf import settings
 
-from games import broadcast, fanout, selectors, services
+from games.play import broadcast, fanout, selectors, services
 from tests.realtime.sockets import TIMEOUT, Table, joined, strings_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -125,7 +125,7 @@ async def test_a_frame_for_a_socket_that_has_just_closed_is_not_logged_as_an_err
     closed, broken, open_ = _Socket("c", closed=True), _Socket("x", fails=True), _Socket("o")
     for socket in (closed, broken, open_):
         here.sockets.setdefault(7, {}).setdefault("seat-0", {})[socket] = None
-    with caplog.at_level(logging.DEBUG, logger="games.fanout"):
+    with caplog.at_level(logging.DEBUG, logger="games.play.fanout"):
         await here.deliver(fanout.frames_message(match_id=7, version=2, frames=[("seat-0", "{}")]))
     assert open_.got == [("{}", 2, True)]
     errors = [record for record in caplog.records if record.levelno >= logging.ERROR]

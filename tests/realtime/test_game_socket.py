@@ -14,8 +14,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import broadcast, consumers, services
-from games.models import Match, MoveRecord
+from games import consumers
+from games.play import broadcast, services
+from games.play.models import Match, MoveRecord
 from tests.realtime.sockets import TIMEOUT, Player, Table, joined, open_socket, strings_in
 
 pytestmark = pytest.mark.django_db(transaction=True)

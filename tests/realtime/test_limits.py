@@ -1,4 +1,4 @@
-"""Limits per account and per address (issue 19, defect 4; games/limits.py, docs/protocol.md
+"""Limits per account and per address (issue 19, defect 4; games/play/limits.py, docs/protocol.md
 "Limits"): an account's sockets over every server process, its message budget over all of them,
 an address's handshakes, and resyncs answered without building the view again.
 
@@ -20,8 +20,9 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from games import consumers, selectors, servers, services
-from games.models import AccountSocket, ServerProcess
+from games import consumers
+from games.play import selectors, servers, services
+from games.play.models import AccountSocket, ServerProcess
 from remi_site.asgi import application
 from tests.realtime.sockets import ORIGIN, TIMEOUT, Table, joined, open_socket
 

@@ -22,7 +22,8 @@ import pytest
 from channels.db import database_sync_to_async
 from pytest_django.fixtures import Settings
 
-from games.models import ChatMessage, ChatMute, ChatReport, Match, MoveRecord
+from games.chat.models import ChatMessage, ChatMute, ChatReport
+from games.play.models import Match, MoveRecord
 from tests.realtime.sockets import TIMEOUT, Table, joined, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,8 +13,9 @@ import pytest
 from channels.db import database_sync_to_async
 from pytest_django.fixtures import Settings
 
-from games import consumers, limits
-from games.models import Match
+from games import consumers
+from games.play import limits
+from games.play.models import Match
 from tests.realtime.sockets import TIMEOUT, Table, joined, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,9 +11,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, Room, Seat
+from games.play import services
+from games.play.models import Match, Room, Seat
 from tests.realtime.sockets import TIMEOUT, Player, joined, session_cookie
 from tests.schema import assert_command
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games.models import Match, MoveRecord
+from games.play.models import Match, MoveRecord
 from tests.realtime.sockets import TIMEOUT, Table, joined, open_socket, room_path
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -20,7 +20,7 @@ import pytest
 from channels.db import database_sync_to_async
 from pytest_django.fixtures import Settings
 
-from games.models import Match, MoveRecord
+from games.play.models import Match, MoveRecord
 from tests.realtime.sockets import TIMEOUT, Table, joined
 
 pytestmark = pytest.mark.django_db(transaction=True)

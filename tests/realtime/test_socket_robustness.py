@@ -19,8 +19,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import selectors, services
-from games.models import Match, MoveRecord, Seat
+from games.play import selectors, services
+from games.play.models import Match, MoveRecord, Seat
 from remi_site.asgi import application
 from tests.realtime.sockets import (
     ORIGIN,

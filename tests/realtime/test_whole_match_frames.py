@@ -37,9 +37,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-from games import engine, selectors, services
+from games import engine
 from games.engine.bots import candidate_moves, choose_move
-from games.models import Match, Round
+from games.play import selectors, services
+from games.play.models import Match, Round
 from tests.realtime.sockets import TIMEOUT, open_socket, session_cookie, strings_in
 from tests.schema import assert_command, assert_frame
 

@@ -1,4 +1,4 @@
-"""Playing a deal of the day's try through the services, with the clock of games.daily fixed."""
+"""Playing a deal of the day's try through the services, with the clock of games.learn.daily fixed."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from games import daily, engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord
+from games.learn import daily
+from games.play import services
+from games.play.models import Match, MoveRecord
 
 
 @dataclass

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.test import Client
 
-from games import services
-from games.models import Room
+from games.play import services
+from games.play.models import Room
 
 
 def client_for(user: Any) -> Client:

@@ -9,9 +9,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Room, ScoreLine, Seat, ServerProcess
+from games.play import services
+from games.play.models import Match, MoveRecord, Room, ScoreLine, Seat, ServerProcess
 
 pytestmark = pytest.mark.django_db
 

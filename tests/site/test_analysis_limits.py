@@ -15,8 +15,9 @@ from django.db import connection
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from games.errors import AnalysisRateLimitedError
-from games.models import Match, RoundAnalysis
+from games.learn.models import RoundAnalysis
+from games.play.models import Match
+from games.shared.errors import AnalysisRateLimitedError
 from tests.site.site_helpers import client_for
 from tests.site.test_history_pages import bot_match
 
@@ -109,7 +110,7 @@ def test_two_requests_at_once_cannot_both_take_the_last_analysis_of_the_hour(
     request at a time both would be accepted. Each waits (up to a second) after its count for the
     other to count too; with the requests taken one at a time, the second counts after the first
     has added its analysis."""
-    from games.services import analysis as analysis_services
+    from games.learn.services import analysis as analysis_services
 
     settings.ANALYSES_PER_ACCOUNT_PER_HOUR = 1
     match = bot_match(ala, "remi", {"rounds": 2})

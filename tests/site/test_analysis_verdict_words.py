@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from games.analysis_text import decision_words
 from games.engine import Discard, apply_move, parse_card, position, variant
 from games.engine.analysis import analyse_round
+from games.learn.analysis_text import decision_words
 
 
 def test_a_joker_thrown_away_in_remik51_does_not_read_good_and_shows_its_error() -> None:

@@ -1,8 +1,8 @@
-"""Card labels on the server's pages (games/card_labels.py)."""
+"""Card labels on the server's pages (games/shared/card_labels.py)."""
 
 import doctest
 
-from games import card_labels
+from games.shared import card_labels
 
 
 def test_the_module_examples_hold() -> None:

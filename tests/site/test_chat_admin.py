@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games import broadcast, services
-from games.models import ChatMessage, ChatReport, ChatSilence
+from games.chat import services as chat_services
+from games.chat.models import ChatMessage, ChatReport, ChatSilence
+from games.play import broadcast, services
 from tests.site.site_helpers import make_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,9 +33,9 @@ def reported() -> dict[str, Any]:
     services.seat_take(room=room, user=ala, index=0)
     services.seat_take(room=room, user=bob, index=1)
     match = services.match_start(room=room)
-    rude = services.chat_post(match_id=match.pk, user=ala, text="you play like a <b>bot</b>")
-    services.chat_post(match_id=match.pk, user=ala, text="sorry")
-    services.chat_report(match_id=match.pk, user=bob, message_id=rude["id"], reason="insult")
+    rude = chat_services.chat_post(match_id=match.pk, user=ala, text="you play like a <b>bot</b>")
+    chat_services.chat_post(match_id=match.pk, user=ala, text="sorry")
+    chat_services.chat_report(match_id=match.pk, user=bob, message_id=rude["id"], reason="insult")
     staff = get_user_model().objects.create_superuser(username="boss", email="b@example.com", password="x")
     client = Client()
     client.force_login(staff)

@@ -1,4 +1,4 @@
-"""Deal of the day (games/daily.py, docs/learn.md): the same deal and the same bots for everyone,
+"""Deal of the day (games/learn/daily.py, docs/learn.md): the same deal and the same bots for everyone,
 one try per account, the seed sealed until the day is over and verifiable after, duplicate boards."""
 
 from __future__ import annotations
@@ -14,16 +14,20 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
-from games import daily, engine, selectors, services
+from games import engine
 from games.engine.record_check import verify_record
 from games.engine.tools.cli import main as engine_cli
-from games.errors import (
+from games.learn import daily
+from games.learn.models import DailyTry
+from games.learn.services import daily as daily_services
+from games.play import selectors, services
+from games.play.models import Match, Room, Round, ScoreLine, Seat
+from games.shared.errors import (
     DailyAlreadyPlayedError,
     DailyNoSuchDealError,
     RematchUnavailableError,
     RoomNotOpenError,
 )
-from games.models import DailyTry, Match, Room, Round, ScoreLine, Seat
 from tests.site.daily_helpers import DAY_START, NEXT_DAY, move_log, play_try, secrets_of, set_clock
 from tests.site.site_helpers import client_for
 
@@ -51,8 +55,8 @@ def dealt(match: Match) -> tuple[Any, ...]:
 
 @pytest.mark.parametrize("variant", list(daily.DAILY_VARIANTS))
 def test_two_accounts_get_the_same_deal_and_the_same_bot_moves(variant: str, ala: Any, bob: Any) -> None:
-    first = services.daily_start(user=ala, variant=variant)
-    second = services.daily_start(user=bob, variant=variant)
+    first = daily_services.daily_start(user=ala, variant=variant)
+    second = daily_services.daily_start(user=bob, variant=variant)
 
     assert first.secret_bytes == second.secret_bytes == daily.day_secret(DAY_START.date(), variant)
     assert dealt(first) == dealt(second)
@@ -103,18 +107,18 @@ def test_bots_that_see_the_same_view_with_another_deals_luck_may_choose_otherwis
 
 
 def test_a_second_try_is_refused_with_daily_already_played(ala: Any) -> None:
-    match = services.daily_start(user=ala, variant="gin")
+    match = daily_services.daily_start(user=ala, variant="gin")
 
     with pytest.raises(DailyAlreadyPlayedError) as refused:
-        services.daily_start(user=ala, variant="gin")
+        daily_services.daily_start(user=ala, variant="gin")
     assert refused.value.code == "daily_already_played"
     play_try(match, ala)
     with pytest.raises(DailyAlreadyPlayedError):
-        services.daily_start(user=ala, variant="gin")
+        daily_services.daily_start(user=ala, variant="gin")
     assert DailyTry.objects.filter(user=ala).count() == 1
     # Another variant's deal is another try; tomorrow's deal too.
-    services.daily_start(user=ala, variant="remik51")
-    services.daily_start(user=ala, variant="gin", at=NEXT_DAY)
+    daily_services.daily_start(user=ala, variant="remik51")
+    daily_services.daily_start(user=ala, variant="gin", at=NEXT_DAY)
     assert DailyTry.objects.filter(user=ala).count() == 3
 
 
@@ -135,11 +139,11 @@ def test_a_second_try_through_the_page_says_why_in_the_players_language(ala: Any
 
 def test_there_is_no_deal_of_the_day_of_an_unknown_variant(ala: Any) -> None:
     with pytest.raises(DailyNoSuchDealError):
-        services.daily_start(user=ala, variant="poker")
+        daily_services.daily_start(user=ala, variant="poker")
 
 
 def test_a_daily_room_plays_no_second_match(ala: Any) -> None:
-    match = play_try(services.daily_start(user=ala, variant="gin"), ala)
+    match = play_try(daily_services.daily_start(user=ala, variant="gin"), ala)
 
     with pytest.raises(RematchUnavailableError):
         services.rematch_vote(match_id=match.pk, user=ala, agree=True)
@@ -169,7 +173,7 @@ def pages_of(client: Client, match: Match) -> dict[str, str]:
 def test_the_seed_is_in_no_page_or_frame_before_the_day_ends_and_verifies_after(
     variant: str, ala: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    match = play_try(services.daily_start(user=ala, variant=variant), ala)
+    match = play_try(daily_services.daily_start(user=ala, variant=variant), ala)
     hidden = secrets_of(match)
     client = client_for(ala)
 
@@ -188,7 +192,7 @@ def test_the_seed_is_in_no_page_or_frame_before_the_day_ends_and_verifies_after(
     assert client_for(bob).get(f"/matches/{match.pk}/").status_code == 404
 
     set_clock(monkeypatch, NEXT_DAY)  # the day is over
-    assert services.daily_reveal() == 1
+    assert daily_services.daily_reveal() == 1
 
     day_page = Client().get(f"/daily/day/{DAY_START.date().isoformat()}/")
     assertContains(day_page, engine.deal_seed(match.secret_bytes, 1).hex())
@@ -217,17 +221,17 @@ def test_the_seed_is_in_no_page_or_frame_before_the_day_ends_and_verifies_after(
 def test_a_try_still_being_played_when_the_day_ends_is_closed_unscored(
     ala: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    match = services.daily_start(user=ala, variant="remik51")
+    match = daily_services.daily_start(user=ala, variant="remik51")
 
     set_clock(monkeypatch, NEXT_DAY)
-    assert services.daily_reveal() == 1
+    assert daily_services.daily_reveal() == 1
     match.refresh_from_db()
 
     assert match.status == Match.Status.ABANDONED
     assert Room.objects.get(pk=match.room_id).join_code is None
     assert Round.objects.get(match=match).revealed_seed is None  # the round never ended
     assert daily.board(DAY_START.date(), "remik51").entries == []
-    assert services.daily_reveal() == 0
+    assert daily_services.daily_reveal() == 0
 
 
 def test_the_day_ends_at_midnight_utc() -> None:
@@ -286,7 +290,7 @@ def test_the_day_board_ranks_by_points_against_the_field_average(make_user: Any)
 
 
 def test_an_unfinished_try_is_not_on_the_board(ala: Any, bob: Any) -> None:
-    services.daily_start(user=ala, variant="gin")
+    daily_services.daily_start(user=ala, variant="gin")
     scored_try(bob, DAY_START.date(), "gin", 20)
 
     assert [entry.username for entry in daily.board(DAY_START.date(), "gin").entries] == ["bob"]
@@ -338,7 +342,7 @@ def test_the_daily_page_lists_each_variants_deal_with_its_commitment(
 def test_the_daily_page_shows_your_result_in_place_of_play(ala: Any) -> None:
     ala.date_joined = DAY_START - timedelta(days=30)  # an account made that day plays unranked
     ala.save(update_fields=["date_joined"])
-    match = play_try(services.daily_start(user=ala, variant="gin"), ala)
+    match = play_try(daily_services.daily_start(user=ala, variant="gin"), ala)
     points = ScoreLine.objects.get(round__match=match, seat=0).points
 
     response = client_for(ala).get("/daily/")
@@ -349,7 +353,7 @@ def test_the_daily_page_shows_your_result_in_place_of_play(ala: Any) -> None:
 
 
 def test_the_table_of_a_try_is_the_live_table_with_the_days_board_in_place_of_play_again(ala: Any) -> None:
-    match = services.daily_start(user=ala, variant="remik51")
+    match = daily_services.daily_start(user=ala, variant="remik51")
 
     page = client_for(ala).get(f"/matches/{match.pk}/")
 
@@ -361,7 +365,7 @@ def test_the_table_of_a_try_is_the_live_table_with_the_days_board_in_place_of_pl
 
 
 def test_the_workers_sweep_reveals_the_days_that_are_over(ala: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    match = play_try(services.daily_start(user=ala, variant="gin"), ala)
+    match = play_try(daily_services.daily_start(user=ala, variant="gin"), ala)
     services.sweep_overdue()
     assert Room.objects.get(pk=match.room_id).daily_sealed
 

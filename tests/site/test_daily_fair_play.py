@@ -13,9 +13,12 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
-from games import daily, engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord
+from games.learn import daily
+from games.learn.services import daily as daily_services
+from games.play import services
+from games.play.models import Match, MoveRecord
 from tests.site.daily_helpers import DAY_START, NEXT_DAY, play_try, set_clock
 from tests.site.site_helpers import client_for
 
@@ -72,9 +75,9 @@ def play_then_leave(match: Match, player: Any, *, own_moves: int) -> Match:
 
 def test_a_try_finished_by_the_stand_in_is_listed_unranked_with_a_mark(old_user: Any) -> None:
     ala, bob = old_user("ala"), old_user("bob")
-    left = play_then_leave(services.daily_start(user=ala, variant="oklahoma"), ala, own_moves=2)
+    left = play_then_leave(daily_services.daily_start(user=ala, variant="oklahoma"), ala, own_moves=2)
     assert MoveRecord.objects.filter(match=left, seat=0, actor=MoveRecord.Actor.STANDIN).exists()
-    play_try(services.daily_start(user=bob, variant="oklahoma"), bob)
+    play_try(daily_services.daily_start(user=bob, variant="oklahoma"), bob)
 
     board = daily.board(DAY_START.date(), "oklahoma")
 
@@ -100,7 +103,7 @@ def test_the_stand_ins_mark_is_explained_in_polish_and_romanian(
     old_user: Any, language: str, text: str
 ) -> None:
     ala = old_user("ala")
-    play_then_leave(services.daily_start(user=ala, variant="gin"), ala, own_moves=1)
+    play_then_leave(daily_services.daily_start(user=ala, variant="gin"), ala, own_moves=1)
     ala.language = language
     ala.save(update_fields=["language"])
 
@@ -116,7 +119,7 @@ def test_the_stand_ins_mark_is_explained_in_polish_and_romanian(
 
 def test_a_finished_trys_room_page_offers_neither_start_nor_share(old_user: Any) -> None:
     ala = old_user("ala")
-    match = play_try(services.daily_start(user=ala, variant="gin"), ala)
+    match = play_try(daily_services.daily_start(user=ala, variant="gin"), ala)
 
     page = client_for(ala).get(f"/rooms/{match.room_id}/")
 
@@ -131,7 +134,7 @@ def test_the_analysis_of_a_try_waits_for_the_end_of_the_day_with_its_own_code(
     old_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ala = old_user("ala")
-    match = play_try(services.daily_start(user=ala, variant="gin"), ala)
+    match = play_try(daily_services.daily_start(user=ala, variant="gin"), ala)
     client = client_for(ala)
     url = f"/matches/{match.pk}/rounds/1/analysis/"
 
@@ -147,7 +150,7 @@ def test_the_analysis_of_a_try_waits_for_the_end_of_the_day_with_its_own_code(
     )
 
     set_clock(monkeypatch, NEXT_DAY)
-    services.daily_reveal()
+    daily_services.daily_reveal()
     asked = client.post(url, HTTP_ACCEPT="application/json")
     assert asked.status_code == 200, asked.content
     assert "analyses" in asked.json()
@@ -161,8 +164,8 @@ def test_the_days_board_is_hidden_until_ones_own_try_is_finished(
     old_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ala, bob = old_user("ala"), old_user("bob")
-    play_try(services.daily_start(user=ala, variant="gin"), ala)
-    play_try(services.daily_start(user=ala, variant="oklahoma"), ala)
+    play_try(daily_services.daily_start(user=ala, variant="gin"), ala)
+    play_try(daily_services.daily_start(user=ala, variant="oklahoma"), ala)
     url = f"/daily/day/{TODAY}/"
 
     for client in (client_for(bob), Client()):
@@ -171,7 +174,7 @@ def test_the_days_board_is_hidden_until_ones_own_try_is_finished(
         assertContains(page, 'id="daily-closed-gin"')
         assertContains(page, "1 player has finished this deal.")
     # Playing is not enough: the board opens when one's own try is finished.
-    mine = services.daily_start(user=bob, variant="gin")
+    mine = daily_services.daily_start(user=bob, variant="gin")
     assertNotContains(client_for(bob).get(url), 'id="daily-gin-ala"')
     play_try(mine, bob)
     opened = client_for(bob).get(url)
@@ -193,8 +196,8 @@ def test_the_days_board_is_hidden_until_ones_own_try_is_finished(
 
 def test_another_accounts_try_shows_nothing_of_its_cards_while_the_day_lasts(old_user: Any) -> None:
     ala, bob = old_user("ala"), old_user("bob")
-    match = play_try(services.daily_start(user=ala, variant="remik51"), ala)
-    play_try(services.daily_start(user=bob, variant="remik51"), bob)
+    match = play_try(daily_services.daily_start(user=ala, variant="remik51"), ala)
+    play_try(daily_services.daily_start(user=bob, variant="remik51"), bob)
     other = client_for(bob)
 
     for url in (

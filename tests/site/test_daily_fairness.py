@@ -15,9 +15,12 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-from games import daily, engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match
+from games.learn import daily
+from games.learn.services import daily as daily_services
+from games.play import services
+from games.play.models import Match
 from tests.site.daily_helpers import move_log, set_clock
 
 pytestmark = pytest.mark.django_db
@@ -83,13 +86,13 @@ def test_accounts_with_other_names_making_the_same_moves_meet_every_same_bot_mov
 ) -> None:
     set_clock(monkeypatch, at)
     accounts = [make_user(name) for name in NAMES]
-    first = services.daily_start(user=accounts[0], variant=variant)
+    first = daily_services.daily_start(user=accounts[0], variant=variant)
     moves = _play_first(first, accounts[0], variant)
     expected = move_log(first)
     assert any(actor == "bot" for _seat, _move, actor in expected)
 
     for account in accounts[1:]:
-        match = services.daily_start(user=account, variant=variant)
+        match = daily_services.daily_start(user=account, variant=variant)
         _play_the_same(match, account, moves)
         log = move_log(match)
         for number, (seen, wanted) in enumerate(zip(log, expected, strict=False)):

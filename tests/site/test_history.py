@@ -9,9 +9,10 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 from pytest_django.fixtures import Settings
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, ScoreLine, Seat
+from games.play import services
+from games.play.models import Match, ScoreLine, Seat
 from tests.site.site_helpers import client_for, make_room
 
 pytestmark = pytest.mark.django_db

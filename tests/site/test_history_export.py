@@ -17,11 +17,12 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
-from games import engine, services
+from games import engine
 from games.engine.record_check import verify_record
 from games.engine.tools.cli import main as engine_cli
-from games.models import Match, ScoreLine
-from games.views.history import CSV_COLUMNS
+from games.learn.views.history import CSV_COLUMNS
+from games.play import services
+from games.play.models import Match, ScoreLine
 from tests.site.site_helpers import client_for
 from tests.site.test_history_pages import bot_match, two_people_match
 

@@ -1,6 +1,6 @@
 """History pages: the match lists' filters (each, and paging), who may see what, and the match
 page's score lines, totals and rating changes. Matches are played by the engine's bot through
-``games.services``, as a person would play them."""
+``games.play.services``, as a person would play them."""
 
 from __future__ import annotations
 
@@ -13,10 +13,13 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
-from games import engine, ratings, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, RatingChange, ScoreLine
-from games.views import history as views_history
+from games.learn.views import history as views_history
+from games.play import services
+from games.play.models import Match, ScoreLine
+from games.ranked import ratings
+from games.ranked.models import RatingChange
 from tests.site.site_helpers import client_for, make_room
 
 pytestmark = pytest.mark.django_db

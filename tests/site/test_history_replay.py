@@ -12,10 +12,11 @@ import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games import engine, services
+from games import engine
 from games.engine import move_text
 from games.engine.record_check import verify_record
-from games.models import Match, MoveRecord, Round, ScoreLine
+from games.play import services
+from games.play.models import Match, MoveRecord, Round, ScoreLine
 from tests.site.site_helpers import client_for
 from tests.site.test_history_pages import bot_match
 

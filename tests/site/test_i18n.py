@@ -16,8 +16,9 @@ from pytest_django.asserts import assertContains, assertNotContains
 from pytest_django.fixtures import Settings
 
 from accounts.models import Language
-from games import i18n_rules, services
-from games.i18n_errors import MESSAGES, card_label, language_for_scope, translated_message
+from games.play import services
+from games.shared import i18n_rules
+from games.shared.i18n_errors import MESSAGES, card_label, language_for_scope, translated_message
 from tests.site.site_helpers import client_for, make_room
 
 LOCALE = Path(django_settings.BASE_DIR) / "locale"
@@ -288,8 +289,8 @@ def test_english_keeps_the_servers_own_message_and_an_unknown_code_its_english()
 
 
 def test_every_code_the_engine_and_the_site_raise_has_a_text() -> None:
-    from games import errors as site_errors
     from games.engine import errors as engine_errors
+    from games.shared import errors as site_errors
 
     codes = {
         cls.code
@@ -407,7 +408,7 @@ def test_every_message_is_translated(language: str, domain: str) -> None:
 
 
 def test_the_rules_texts_in_the_catalog_are_the_engines_current_ones() -> None:
-    """games/i18n_rules.py lists what the engine says; regenerate it when the engine's texts change."""
+    """games/shared/i18n_rules.py lists what the engine says; regenerate it when the engine's texts change."""
     assert i18n_rules.current_texts() == i18n_rules.TEXTS
 
 

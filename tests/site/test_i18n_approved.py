@@ -18,8 +18,8 @@ import pytest
 from django.utils import translation
 from pytest_django.fixtures import Settings
 
-from games import i18n_rules
 from games.engine.notes import NOTE_KINDS, TEXT_FIELDS, note, read_note, rules_of
+from games.shared import i18n_rules
 from tests.approved_texts import APPROVED, approve, render_with_node
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def test_the_tables_kinds_of_note_are_the_engines_current_ones() -> None:
     current = (ROOT / "static" / "js" / "table" / "note_kinds.js").read_text()
     assert current == i18n_rules.notes_js(), (
         "static/js/table/note_kinds.js is stale: DJANGO_DEBUG=1 DJANGO_SETTINGS_MODULE=remi_site.settings "
-        "python -m games.i18n_rules --notes-js > static/js/table/note_kinds.js"
+        "python -m games.shared.i18n_rules --notes-js > static/js/table/note_kinds.js"
     )
 
 
@@ -108,7 +108,7 @@ RAW_VALUES = ("shared", "extra_round", "classic", "remik", "none")
 
 def rendered_options() -> list[str]:
     from games import engine
-    from games.forms import _option_field
+    from games.play.forms import _option_field
 
     lines = []
     for name in engine.variant_names():
@@ -173,7 +173,7 @@ def test_an_empty_row_depth_reads_as_the_whole_row_on_a_romanian_room_page(ala: 
 
 
 def rendered_refusals() -> list[str]:
-    from games.i18n_errors import MESSAGES
+    from games.shared.i18n_errors import MESSAGES
 
     lines = []
     for key, english in MESSAGES.items():
@@ -188,7 +188,7 @@ def test_every_refusal_in_polish_and_romanian_is_the_approved_text() -> None:
 
 
 def test_no_refusal_keeps_a_rule_id_or_its_code_in_its_sentence() -> None:
-    from games.i18n_errors import MESSAGES, translated_message
+    from games.shared.i18n_errors import MESSAGES, translated_message
 
     codes = {key.split(":")[0].split("+")[0] for key in MESSAGES}
     for line in rendered_refusals():

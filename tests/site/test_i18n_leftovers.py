@@ -13,9 +13,11 @@ from django.test import Client
 from django.utils import translation
 from pytest_django.fixtures import Settings
 
-from games import engine, i18n_rules, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, Room, ScoreLine
+from games.play import services
+from games.play.models import Match, Room, ScoreLine
+from games.shared import i18n_rules
 from tests.site.site_helpers import client_for, make_room
 
 pytestmark = pytest.mark.django_db

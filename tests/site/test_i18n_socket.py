@@ -1,4 +1,4 @@
-"""Error frames over a real socket arrive in the player's language (games/i18n_errors.py)."""
+"""Error frames over a real socket arrive in the player's language (games/shared/i18n_errors.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
 
-from games import engine, services
-from games.models import Match
+from games import engine
+from games.play import services
+from games.play.models import Match
 from tests.realtime.sockets import TIMEOUT, Player, joined, session_cookie
 
 

@@ -4,7 +4,7 @@ texts): cards as the table writes them ("Q♥ K♥ A♥", "10♦", "★(Q♦)"; 
 "TD", "JK(QD)", and never a face letter in lower case, "k♣"), numbers in the language's own format
 ("2,5"), each verdict said once ("Solved!", not "Solved! Solved. solved").
 
-``tests/approved/analysis_texts.txt``: the analysis's sentences (``games.analysis_text``).
+``tests/approved/analysis_texts.txt``: the analysis's sentences (``games.learn.analysis_text``).
 ``tests/approved/puzzles_texts.txt``: the puzzle endpoint's messages and the verdict's lines as
 the page shows them (``static/js/puzzles/verdict.js``, rendered by node with the real catalogs).
 After reviewing a change, rewrite them with ``APPROVE=1 pytest tests/site/test_puzzle_analysis_approved.py``.
@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games.analysis_text import decision_words
-from games.views import puzzles as puzzle_views
+from games.learn.analysis_text import decision_words
+from games.learn.views import puzzles as puzzle_views
 from tests.approved_texts import approve, render_with_node
 
 LANGUAGES = ("pl", "ro")

@@ -1,4 +1,4 @@
-"""The rack's question to the engine (games/views/table.py): which blocks are melds, and whether
+"""The rack's question to the engine (games/play/views/table.py): which blocks are melds, and whether
 "lay down everything" would be accepted now, with the engine's reason when not (RMI-UI-5..7)."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from games import engine, services
-from games.models import Match
+from games import engine
+from games.play import services
+from games.play.models import Match
 from tests.browser.tablekit import cookie, rack_answer, rig, start_match, users
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Issue 32, item 8: a record sent to /verify/ and a replay page are bounded in work and size,
 per request, per address and per account, and built off the process that serves the sockets
-(docs/record.md, "Replays" and "Limits"; games/limits.py, games/offload.py).
+(docs/record.md, "Replays" and "Limits"; games/play/limits.py, games/play/offload.py).
 
 The records are made the way the outside client made them: a Remik 51 round of two players who
 only draw and discard (the stock is rebuilt, so the round can be any length).
@@ -19,10 +19,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games import engine, limits
+from games import engine
 from games.engine import Discard, DrawStock
 from games.engine.records import make_record, record_to_json
-from games.models import MoveRecord
+from games.play import limits
+from games.play.models import MoveRecord
 from tests.site.site_helpers import client_for
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +86,7 @@ def test_a_long_uploaded_round_is_replayed_a_page_at_a_time(long_record: dict[st
     assert (data["first"], data["last"]) == (1440, 1500)
     assert [frame["index"] for frame in data["frames"]] == list(range(1440, 1480))
     # The same frames the whole replay gives.
-    from games import records
+    from games.learn import records
 
     whole = records.replay_frames(long_record, 1, names=["Ala", "Bob"], viewer=None, show_all=True)
     assert data["frames"] == whole[1440:1480]
@@ -205,7 +206,7 @@ def test_one_replay_at_a_time_per_address_and_per_account(ala: Any) -> None:
 
 
 def test_the_replay_is_built_in_a_child_process_not_in_the_server(long_record: dict[str, Any]) -> None:
-    from games import offload
+    from games.play import offload
 
     assert settings.OFFLOAD_PROCESSES
     assert offload.replay(os.getpid) != os.getpid()
@@ -237,7 +238,7 @@ def _priority() -> tuple[int, int]:
 def test_the_replay_child_runs_below_the_server(monkeypatch: pytest.MonkeyPatch, idle: bool) -> None:
     """The replay child's niceness is the server's plus ``OFFLOAD_NICE``, and with
     ``OFFLOAD_IDLE`` its class is SCHED_IDLE (it runs only on CPU time the tables leave)."""
-    from games import offload
+    from games.play import offload
 
     monkeypatch.setenv("OFFLOAD_NICE", "7")
     monkeypatch.setenv("OFFLOAD_IDLE", "1" if idle else "0")

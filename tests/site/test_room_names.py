@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Room
+from games.play.models import Room
 from tests.site.site_helpers import client_for
 
 pytestmark = pytest.mark.django_db

@@ -13,12 +13,14 @@ from django.test import Client
 from django.utils import translation
 from pytest_django.fixtures import Settings
 
-from games import services, tasks
-from games.analysis_text import decision_words
+from games import tasks
 from games.engine import Discard, apply_move, parse_card, position, variant
 from games.engine.analysis import analyse_round
-from games.errors import NotSeatedError, RoundInPlayError
-from games.models import Match, RoundAnalysis
+from games.learn.analysis_text import decision_words
+from games.learn.models import RoundAnalysis
+from games.learn.services import analysis as analysis_services
+from games.play.models import Match
+from games.shared.errors import NotSeatedError, RoundInPlayError
 from tests.site.site_helpers import client_for
 from tests.site.test_history_pages import bot_match
 
@@ -57,7 +59,7 @@ def test_a_round_still_being_played_is_refused_with_round_in_play(ala: Any, gin_
     assert response.status_code == 409
     assert response.json()["code"] == "round_in_play"
     with pytest.raises(RoundInPlayError):
-        services.analysis_request(match_id=gin_midway.pk, number=2, user=ala)
+        analysis_services.analysis_request(match_id=gin_midway.pk, number=2, user=ala)
     assert not RoundAnalysis.objects.exists()
 
 
@@ -66,7 +68,7 @@ def test_only_a_player_of_the_match_may_ask(bob: Any, gin_midway: Match) -> None
     assert response.status_code == 403
     assert response.json()["code"] == "not_seated"
     with pytest.raises(NotSeatedError):
-        services.analysis_request(match_id=gin_midway.pk, number=1, user=bob)
+        analysis_services.analysis_request(match_id=gin_midway.pk, number=1, user=bob)
     html = client_for(bob).get(f"/matches/{gin_midway.pk}/rounds/1/replay/").content.decode()
     assert analysis_data(html)["can_ask"] is False
     assert 'id="analysis-form"' not in html
@@ -111,28 +113,28 @@ def test_asked_on_the_replay_queued_run_by_the_task_and_shown_at_its_moves(
 def test_an_analysis_a_stopped_worker_left_running_is_listed_again_and_finishes(
     ala: Any, gin_midway: Match
 ) -> None:
-    analysis = services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
-    assert services.analyses_unfinished() == [analysis.pk]  # queued
+    analysis = analysis_services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
+    assert analysis_services.analyses_unfinished() == [analysis.pk]  # queued
     # The worker took it and stopped mid-way (the process ended): it stays "running".
     RoundAnalysis.objects.filter(pk=analysis.pk).update(status=RoundAnalysis.Status.RUNNING, done=3)
-    assert services.analyses_unfinished() == [analysis.pk]  # a worker's start queues it again
+    assert analysis_services.analyses_unfinished() == [analysis.pk]  # a worker's start queues it again
     assert tasks.round_analyse(analysis.pk) == "done"
-    assert services.analyses_unfinished() == []
+    assert analysis_services.analyses_unfinished() == []
     analysis.refresh_from_db()
     assert analysis.status == RoundAnalysis.Status.DONE
     assert analysis.done == analysis.total > 0
 
 
 def test_the_same_round_gives_the_same_analysis(ala: Any, gin_midway: Match) -> None:
-    services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
+    analysis_services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
     analysis = RoundAnalysis.objects.get()
-    services.analysis_run(analysis_id=analysis.pk)
+    analysis_services.analysis_run(analysis_id=analysis.pk)
     analysis.refresh_from_db()
     first = analysis.report
     RoundAnalysis.objects.all().delete()
-    services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
+    analysis_services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
     again = RoundAnalysis.objects.get()
-    services.analysis_run(analysis_id=again.pk)
+    analysis_services.analysis_run(analysis_id=again.pk)
     again.refresh_from_db()
     assert again.report == first
 
@@ -140,8 +142,8 @@ def test_the_same_round_gives_the_same_analysis(ala: Any, gin_midway: Match) -> 
 def test_during_the_match_only_the_seats_player_reads_its_analysis(
     ala: Any, bob: Any, gin_midway: Match
 ) -> None:
-    services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
-    services.analysis_run(analysis_id=RoundAnalysis.objects.get().pk)
+    analysis_services.analysis_request(match_id=gin_midway.pk, number=1, user=ala)
+    analysis_services.analysis_run(analysis_id=RoundAnalysis.objects.get().pk)
     url = f"/matches/{gin_midway.pk}/rounds/1/analysis/"
     assert len(client_for(ala).get(url).json()["analyses"]) == 1
     assert client_for(bob).get(url).json()["analyses"] == []

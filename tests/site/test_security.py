@@ -17,8 +17,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
-from games.models import Room, Seat
+from games.play import services
+from games.play.models import Room, Seat
 from remi_site.asgi import application
 from tests.site.site_helpers import client_for, make_room
 

@@ -15,7 +15,8 @@ import pytest
 from django.test import Client
 from django.utils.html import strip_tags
 
-from games import engine, i18n_rules
+from games import engine
+from games.shared import i18n_rules
 from tests.site.site_helpers import client_for, make_room
 
 pytestmark = pytest.mark.django_db

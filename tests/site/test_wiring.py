@@ -8,7 +8,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
-from games import enqueue
+from games.shared import enqueue
 from remi_site import celery_app
 from remi_site.asgi import application
 
@@ -44,11 +44,11 @@ async def test_a_websocket_opened_from_another_site_is_refused() -> None:
 
 
 def test_every_task_the_services_queue_is_registered_once_django_has_started() -> None:
-    """The services queue tasks by name (games/enqueue.py), never importing ``games.tasks``: a
+    """The services queue tasks by name (games/shared/enqueue.py), never importing ``games.tasks``: a
     process that has only started Django (a server, not a worker) has every one registered."""
     code = (
         "import django; django.setup();"
-        "from celery import current_app; from games import enqueue;"
+        "from celery import current_app; from games.shared import enqueue;"
         "print(sorted(current_app.tasks[name].name for name in enqueue.NAMES))"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "remi_site.settings.test"}

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-from games import engine, selectors, services
+from games import engine
 from games.engine.bots import choose_move
-from games.errors import NotBotTurnError, StaleVersionError
-from games.models import Match, MoveRecord, Room, Seat
+from games.play import selectors, services
+from games.play.models import Match, MoveRecord, Room, Seat
+from games.shared.errors import NotBotTurnError, StaleVersionError
 from tests.workers.worker_helpers import (
     bot_room,
     make_user,

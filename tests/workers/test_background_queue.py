@@ -23,9 +23,11 @@ import pytest
 from django.conf import settings
 from websockets.sync.client import ClientConnection, connect
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, RoundAnalysis
+from games.learn.models import RoundAnalysis
+from games.play import services
+from games.play.models import Match, MoveRecord
 from tests.live_server import LiveServer, serving
 from tests.site.test_history_pages import bot_match
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie, wait_until

@@ -6,7 +6,7 @@ running the site (docs/operations.md, "One process, or several"; docs/architectu
   analyses took another table's bot reply p50 from 18 ms to 4 s under one worker of both queues).
 * Under REDIS_URL, those two processes: a bot answers a person while an analysis runs.
 * Embedded (one process), the server computes a background task in a child process
-  (``games.offload.background``), not in a thread of the process whose event loop serves the
+  (``games.play.offload.background``), not in a thread of the process whose event loop serves the
   sockets.
 
 Only the order of events and which process does what are compared, never a duration.
@@ -28,7 +28,7 @@ from websockets.sync.client import connect
 
 from games import engine
 from games.engine.bots import choose_move
-from games.models import RoundAnalysis
+from games.learn.models import RoundAnalysis
 from tests.live_server import LiveServer, serving, start_daphne, subprocess_database_url
 from tests.workers.test_background_queue import (
     Tables,

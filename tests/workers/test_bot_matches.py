@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-from games import services
-from games.models import Match, MoveRecord, Round, ScoreLine
+from games.play import services
+from games.play.models import Match, MoveRecord, Round, ScoreLine
 from tests.workers.worker_helpers import bot_room, make_user, match_finished, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

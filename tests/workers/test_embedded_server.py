@@ -23,9 +23,10 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import MoveRecord
+from games.play import services
+from games.play.models import MoveRecord
 from tests.live_server import LiveServer, serving
 from tests.schema import assert_frame
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie

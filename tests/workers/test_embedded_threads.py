@@ -116,7 +116,7 @@ def test_a_slow_reset_of_the_seats_sockets_is_logged_with_where_it_waits(
     (docs/operations.md, embedded mode): once seen as a worker starting 30 s late, unexplained."""
     import threading
 
-    from games import services
+    from games.play import services
     from remi_site import embedded
 
     release = threading.Event()
@@ -144,7 +144,7 @@ def test_a_slow_reset_of_the_seats_sockets_is_logged_with_where_it_waits(
 def test_a_quick_reset_of_the_seats_sockets_logs_nothing(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from games import services
+    from games.play import services
     from remi_site import embedded
 
     done: list[bool] = []

@@ -1,4 +1,4 @@
-"""One match's sockets on two daphne processes sharing Redis (games/fanout.py): a move made on
+"""One match's sockets on two daphne processes sharing Redis (games/play/fanout.py): a move made on
 either process, or in a process with no sockets at all (a Celery worker's, here the test's),
 reaches every socket exactly once, each with its own audience's frame."""
 
@@ -16,9 +16,10 @@ from django.db import connection
 from pytest_django.fixtures import Settings
 from websockets.asyncio.client import ClientConnection, connect
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match
+from games.play import services
+from games.play.models import Match
 from tests.live_server import LiveServer, start_daphne
 from tests.realtime.sockets import session_cookie
 

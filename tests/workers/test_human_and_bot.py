@@ -20,10 +20,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games import engine, services, tasks
+from games import engine, tasks
 from games.engine.bots import choose_move
-from games.errors import MatchOverError, RoundPauseError
-from games.models import Match, MoveRecord
+from games.play import services
+from games.play.models import Match, MoveRecord
+from games.shared.errors import MatchOverError, RoundPauseError
 from remi_site.asgi import application
 from tests.workers.worker_helpers import (
     bot_room,

@@ -12,10 +12,11 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from games import broadcast, engine, selectors, services
+from games import engine
 from games.engine.bots import choose_move
-from games.errors import RoundPauseError, epoch_ms
-from games.models import Match, MoveRecord
+from games.play import broadcast, selectors, services
+from games.play.models import Match, MoveRecord
+from games.shared.errors import RoundPauseError, epoch_ms
 from tests.workers.worker_helpers import (
     bot_room,
     make_user,
@@ -41,7 +42,7 @@ def _move(match: Match, user: Any) -> None:
 
 def _receive(layer: Any, channel: str, *, count: int, group: str) -> list[dict[str, Any]]:
     """``group``'s frames in the next ``count`` messages sent to ``channel``, which listens to a
-    match's group (one message per move, one text per audience: games/fanout.py)."""
+    match's group (one message per move, one text per audience: games/play/fanout.py)."""
 
     async def receive_all() -> list[dict[str, Any]]:
         return [json.loads(dict((await layer.receive(channel))["frames"])[group]) for _ in range(count)]

@@ -25,8 +25,8 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings
 from websockets.asyncio.client import connect
 
-from games import servers, services
-from games.models import Match, Room, Seat, SeatSocket, ServerProcess
+from games.play import servers, services
+from games.play.models import Match, Room, Seat, SeatSocket, ServerProcess
 from tests.live_server import LiveServer, start_daphne
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 

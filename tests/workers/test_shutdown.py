@@ -4,7 +4,7 @@ The race an outside client found: a seated player's socket closes (``seat_discon
 database thread and publishes the seats after commit) and SIGTERM arrives at once. The publish
 went through ``async_to_sync`` to a loop that had stopped and waited for ever, so the thread
 pool's exit hook never returned: daphne hung until SIGKILL, still beating, while its embedded
-worker kept committing bot moves that nobody heard of. Now (``games.servers.shutdown``): no new
+worker kept committing bot moves that nobody heard of. Now (``games.play.servers.shutdown``): no new
 socket, no frame, no task or sweep starts, the heartbeat is dated back, and the process exits.
 
 In the default mode (SQLite, no REDIS_URL) the server runs the embedded Celery worker, busy with a
@@ -25,8 +25,8 @@ from django.conf import settings
 from django.utils import timezone
 from websockets.asyncio.client import connect
 
-from games import services
-from games.models import AccountSocket, Match, MoveRecord, Room, ServerProcess
+from games.play import services
+from games.play.models import AccountSocket, Match, MoveRecord, Room, ServerProcess
 from tests.live_server import LiveServer, start_daphne
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie
 

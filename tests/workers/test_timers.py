@@ -17,9 +17,10 @@ from django.db import connection
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from games import engine, services, tasks
+from games import engine, tasks
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Room, Seat
+from games.play import services
+from games.play.models import Match, MoveRecord, Room, Seat
 from tests.workers.worker_helpers import (
     bot_room,
     make_user,

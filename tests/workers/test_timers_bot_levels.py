@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import engine, services
+from games import engine
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Seat
+from games.play import services
+from games.play.models import Match, MoveRecord, Seat
 from tests.workers.worker_helpers import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -23,8 +23,8 @@ from django.conf import settings
 from django.utils import timezone
 from websockets.asyncio.client import ClientConnection, connect
 
-from games import services
-from games.models import Match, MoveRecord, Room, Seat
+from games.play import services
+from games.play.models import Match, MoveRecord, Room, Seat
 from tests.live_server import LiveServer, serving
 from tests.schema import assert_frame
 from tests.workers.worker_helpers import bot_room, make_user, session_cookie

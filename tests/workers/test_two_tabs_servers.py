@@ -22,8 +22,8 @@ from django.db import connection
 from pytest_django.fixtures import Settings
 from websockets.asyncio.client import ClientConnection, connect
 
-from games import services
-from games.models import Match, Room, Seat, SeatSocket
+from games.play import services
+from games.play.models import Match, Room, Seat, SeatSocket
 from tests.live_server import LiveServer, start_daphne
 from tests.workers.worker_helpers import make_user, session_cookie
 

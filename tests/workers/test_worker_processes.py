@@ -26,9 +26,10 @@ from django.db import connection
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from games import engine, services, tasks
+from games import engine, tasks
 from games.engine.bots import choose_move
-from games.models import Match, MoveRecord, Round, ScoreLine, Seat
+from games.play import services
+from games.play.models import Match, MoveRecord, Round, ScoreLine, Seat
 from tests.workers.procs import (
     BOT_MOVE,
     RESUME_TABLES,

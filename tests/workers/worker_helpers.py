@@ -19,8 +19,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
-from games.models import Match, Room
+from games.play import services
+from games.play.models import Match, Room
 from remi_site.celery import app
 from remi_site.embedded import AnnouncesReady
 

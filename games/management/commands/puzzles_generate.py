@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.services import puzzles
+from games.learn.services import puzzles
 
 
 class Command(BaseCommand):

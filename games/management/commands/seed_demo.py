@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from games import engine, services
-from games.models import Room, Seat
+from games import engine
+from games.play import services
+from games.play.models import Room, Seat
 
 DEMO_USERNAME = "demo"
 DEMO_SEATS = 3

@@ -1,5 +1,5 @@
 // The page's side of the practice worker (worker.js): start it, load the engine, call it.
-// Every call returns a promise of games.practice.call's answer: {ok, record, bot} or {error}.
+// Every call returns a promise of games.practice.game.call's answer: {ok, record, bot} or {error}.
 
 export class PracticeEngine {
   /** @param {string} workerUrl /practice/worker.js (inside the service worker's scope) */

@@ -2,7 +2,7 @@
 // match socket (connection.js), with the same methods, so the table cannot tell a local game
 // from a live one except by this object (docs/practice.md).
 //
-// Commands go to the engine in the worker (games/practice.py) and come back as the frames the
+// Commands go to the engine in the worker (games/practice/game.py) and come back as the frames the
 // site would send. Between the player's turns the bots move one at a time, `delay` ms apart,
 // each move a frame of its own; they wait at the end of a round until the player goes on
 // (resumeBots). After every change the game's record is handed to `onRecord` (kept on the device).
@@ -123,7 +123,7 @@ export class LocalConnection {
     return this.send(message);
   }
 
-  /** The rack's question, answered by the engine in the worker (games.rack.check). */
+  /** The rack's question, answered by the engine in the worker (games.play.rack.check). */
   checkRack(query) {
     return this.run("rack", query).then((answer) => {
       if (answer.error) throw new Error(answer.error.message);

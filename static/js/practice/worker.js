@@ -1,5 +1,5 @@
 // The practice worker: CPython (Pyodide) runs the rules engine and its bots, here, off the page's
-// thread (docs/practice.md). Everything about the game is decided by games/practice.py; this file
+// thread (docs/practice.md). Everything about the game is decided by games/practice/game.py; this file
 // only loads Python and carries JSON both ways.
 //
 // The page serves this file as /practice/worker.js, inside the service worker's scope, so that
@@ -15,12 +15,12 @@
 // that cannot be restored is deleted and Python starts as on the first load.
 //
 // Messages in: {id, call: "init", args: {indexURL, archiveURL, snapshot: {cache, url} | null}}
-// first, then {id, call, args} with a call of games.practice.call ("start", "resume",
+// first, then {id, call, args} with a call of games.practice.game.call ("start", "resume",
 // "command", "bot", "take_back", "hint", "rack", "frame", "frame_of_record"). Messages out:
 // {id, answer} (the JSON answer, parsed) or {id, failed: message} when Python itself could not run.
 
-let practice = null; // games.practice.call, once loaded
-const MODULE = "games.practice"; // a name, not a literal: collectstatic reads pyimport of a literal as a file
+let practice = null; // games.practice.game.call, once loaded
+const MODULE = "games.practice.game"; // a name, not a literal: collectstatic reads pyimport of a literal as a file
 // The engine archive is imported as it is (zipimport), from the same path at every load: a
 // restored snapshot's import system expects it there.
 const ARCHIVE_PATH = "/home/pyodide/remi-engine.zip";

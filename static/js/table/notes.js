@@ -3,7 +3,7 @@
 // values with the kinds of games/engine/notes.py (note_kinds.js, generated), and said as the kind's
 // sentence without rule ids ("pukanie z 5 przeciw 12: 7"); noteRules() gives the ids for a small
 // tag beside it. A text of no kind stays as written. The server does the same in
-// games/i18n_rules.py (score_note).
+// games/shared/i18n_rules.py (score_note).
 
 import { cardShort } from "./cards.js";
 import { KINDS, TEXT_FIELDS } from "./note_kinds.js";

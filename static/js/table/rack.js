@@ -1,7 +1,7 @@
 // The rack (RMI-UI-1..5, RMI-Q25): one card per slot, in the order the player put them. Plain
 // data: `slots` is an array of card keys or null (an empty slot). Nothing here knows a rule: a
 // block of three or more cards between empty slots is sent to the server, which says whether it
-// is a meld and what it is worth (games/views/table.py).
+// is a meld and what it is worth (games/play/views/table.py).
 //
 // The order is kept in localStorage per match and seat, so it survives frames and reloads; cards
 // that leave the hand disappear from it, new cards go to the first free slot with no card beside it.

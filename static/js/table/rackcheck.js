@@ -1,5 +1,5 @@
 // The rack: its slots kept in step with the hand (rack.js), and the rack's question to the server
-// (games/views/table.py; the host's connection in practice): what each block of cards is worth,
+// (games/play/views/table.py; the host's connection in practice): what each block of cards is worth,
 // and whether they may be laid down now.
 
 import * as Draft from "./draft.js";

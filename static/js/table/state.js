@@ -80,7 +80,7 @@ export const model = {
   pendingAt: null, // where the command waiting for its answer came from
   rack: { slots: Rack.load(rackKey) || [] }, // the order of the cards on the rack (rack.js)
   rackSig: "", // the blocks and move the rack check was asked about
-  rackCheck: null, // {sig, data}: the server's answer (games/views/table.py)
+  rackCheck: null, // {sig, data}: the server's answer (games/play/views/table.py)
   rackCheckError: false,
   atuOnRack: false, // the player put the atu on the rack (RMI-UI-11)
   wantSlot: null, // {key, index}: a card dragged from the discards onto the rack, placed when it arrives
