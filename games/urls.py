@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.learn.views import daily, history, puzzles
+from games.learn.views import daily, history, match, puzzles
 from games.play.views import rooms, site, table
 from games.practice import views as practice
 from games.ranked import views as ranked
@@ -15,7 +15,7 @@ urlpatterns = [
     path("rooms/<int:room_id>/leave/", rooms.seat_leave, name="seat_leave"),
     path("rooms/<int:room_id>/start/", rooms.match_start, name="match_start"),
     path("matches/", history.match_list_mine, name="match_list"),
-    path("matches/<int:match_id>/", table.match_detail, name="match"),
+    path("matches/<int:match_id>/", match.match_detail, name="match"),
     path("matches/all/", history.match_list_all, name="match_list_all"),
     path("matches/<int:match_id>/record.json", history.match_export, name="match_export"),
     path("matches/<int:match_id>/scores.csv", history.match_scores_csv, name="match_scores_csv"),

@@ -4,10 +4,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from django.contrib.staticfiles.apps import StaticFilesConfig
 
 
 class StaticFiles(StaticFilesConfig):
-    ignore_patterns: ClassVar[list[str]] = [*StaticFilesConfig.ignore_patterns, "*.d.ts", "tsconfig*.json"]
+    ignore_patterns = [*StaticFilesConfig.ignore_patterns, "*.d.ts", "tsconfig*.json"]  # noqa: RUF012 (as Django declares it)

@@ -92,17 +92,11 @@ def test_no_module_of_games_imports_the_project_wiring() -> None:
 #: The domains above play (docs/architecture.md, "The house by domain").
 ABOVE_PLAY = ("games.learn", "games.ranked", "games.practice", "games.chat")
 
-#: Where play reaches up, each named in docs/architecture.md and in the contract's ignore_imports.
-PLAY_TIES = {
-    ("games.play.services.core", "games.ranked.ratings"),
-    ("games.play.selectors", "games.ranked.ratings"),
-    ("games.play.selectors", "games.ranked.models"),
-    ("games.play.services.moves", "games.learn.daily"),
-    ("games.play.services.clock", "games.learn.services.daily"),
-}
 
-
-def test_play_reaches_up_only_where_the_architecture_says() -> None:
+def test_play_imports_no_domain_above_it() -> None:
+    """Play reaches up nowhere (docs/architecture.md, "The house by domain"): what ranked and
+    learn do at play's moments (a match's end, a seat leaving, each sweep) they register when
+    Django starts (``games/apps.py``), and play calls what is registered."""
     graph = grimp.build_graph("games", cache_dir=None)
     ties = {
         (module, imported)
@@ -110,7 +104,17 @@ def test_play_reaches_up_only_where_the_architecture_says() -> None:
         for imported in graph.find_modules_directly_imported_by(module)
         if imported.startswith(ABOVE_PLAY)
     }
-    assert ties == PLAY_TIES
+    assert ties == set()
+
+
+def test_what_ranked_and_learn_do_at_plays_moments_is_registered_when_django_starts() -> None:
+    from games.learn.services.daily import daily_reveal
+    from games.play.services import clock, core
+    from games.ranked import ratings
+
+    assert core._match_over_hooks == [ratings.on_match_over]
+    assert core._leave_ends == [ratings.a_leave_aborts]
+    assert clock._sweep_jobs == {"revealing the deals of past days": daily_reveal}
 
 
 def test_the_app_models_module_gathers_every_domains_models() -> None:

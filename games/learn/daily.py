@@ -38,6 +38,7 @@ from django.utils import timezone
 from games import engine
 from games.learn.models import DailyTry
 from games.play.models import Match, MoveRecord, ScoreLine
+from games.play.services.moves import daily_bot_key
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,9 @@ def revealed(day: date, variant: str, at: datetime | None = None) -> dict[str, s
     return {"secret": secret.hex(), "seed": engine.deal_seed(secret, 1).hex()}
 
 
-def bot_rng_key(secret: bytes, round_no: int) -> bytes:
-    """What a daily bot's luck is seeded from, with its view: the round's seed, labelled."""
-    return engine.sub_seed(engine.deal_seed(secret, round_no), "daily-bots")
+#: What a daily bot's luck is seeded from, with its view: the round's seed, labelled (the bots
+#: play in games.play, which keeps the function: play does not import the deal of the day).
+bot_rng_key = daily_bot_key
 
 
 # --- reads: tries and boards ------------------------------------------------------------------------

@@ -9,7 +9,10 @@ from django.db.models import Value
 
 from games import engine
 from games.play import framing
+from games.play.models import Match, RatingStatus
+from games.play.selectors import match_has_finished_round
 from games.ranked import ratings
+from games.ranked.models import RatingChange
 
 
 def puzzle_frame(puzzle: Any, state: engine.GameState | None = None, events: Any = ()) -> dict[str, Any]:
@@ -124,3 +127,36 @@ def puzzle_progress() -> dict[str, Any]:
         "made": running["made"] or 0,
         "target": running["target"] or 0,
     }
+
+
+def match_history_part(match: Match) -> dict[str, Any]:
+    """What the match page adds for history: rating changes, finished rounds, export links."""
+    changes = []
+    for change in RatingChange.objects.filter(match=match).select_related("user").order_by("seat"):
+        before = ratings.display(change.mu_before, change.sigma_before)
+        after = ratings.display(change.mu_after, change.sigma_after)
+        changes.append(
+            {
+                "name": change.user.get_username(),
+                "seat": change.seat,
+                "rank": change.rank,
+                "won": change.won,
+                "standin": change.standin,
+                "before": before,
+                "after": after,
+                "delta": after - before,
+                "uncertainty": ratings.display_uncertainty(change.sigma_after),
+                "provisional": ratings.is_provisional(change.sigma_after),
+            }
+        )
+    return {
+        "rating_changes": changes,
+        "rating_status": match.rating_status,
+        "rating_status_label": RatingStatus(match.rating_status).label if match.rating_status else "",
+        "match_over": match.status != Match.Status.PLAYING,
+        "final_totals": list(match.state.get("totals", [])),
+        "round_finished": match_has_finished_round(match_id=match.pk),
+    }
+
+
+# --- rematch (docs/protocol.md, "Rematch") --------------------------------------------------------

@@ -12,9 +12,7 @@ from django.utils import timezone
 
 from games import engine
 from games.play import framing, protocol, statements
-from games.play.models import Match, MoveRecord, RatingStatus, Room, Round, ScoreLine, Seat
-from games.ranked import ratings
-from games.ranked.models import RatingChange
+from games.play.models import Match, MoveRecord, Room, Round, ScoreLine, Seat
 from games.shared.errors import MatchNotFoundError, RoomNotFoundError
 
 
@@ -412,39 +410,6 @@ def match_last_finished_round(*, match_id: int) -> int | None:
 def match_commitments(*, match_id: int) -> dict[int, str]:
     """Each round's published commitment, by round number."""
     return dict(Round.objects.filter(match_id=match_id).values_list("number", "commitment"))
-
-
-def match_history_part(match: Match) -> dict[str, Any]:
-    """What the match page adds for history: rating changes, finished rounds, export links."""
-    changes = []
-    for change in RatingChange.objects.filter(match=match).select_related("user").order_by("seat"):
-        before = ratings.display(change.mu_before, change.sigma_before)
-        after = ratings.display(change.mu_after, change.sigma_after)
-        changes.append(
-            {
-                "name": change.user.get_username(),
-                "seat": change.seat,
-                "rank": change.rank,
-                "won": change.won,
-                "standin": change.standin,
-                "before": before,
-                "after": after,
-                "delta": after - before,
-                "uncertainty": ratings.display_uncertainty(change.sigma_after),
-                "provisional": ratings.is_provisional(change.sigma_after),
-            }
-        )
-    return {
-        "rating_changes": changes,
-        "rating_status": match.rating_status,
-        "rating_status_label": RatingStatus(match.rating_status).label if match.rating_status else "",
-        "match_over": match.status != Match.Status.PLAYING,
-        "final_totals": list(match.state.get("totals", [])),
-        "round_finished": match_has_finished_round(match_id=match.pk),
-    }
-
-
-# --- rematch (docs/protocol.md, "Rematch") --------------------------------------------------------
 
 
 def rematch_frame_for(*, match_id: int) -> dict[str, Any] | None:

@@ -172,6 +172,12 @@ def before_first_discard(match: Match, state: engine.GameState) -> bool:
     ).exists()
 
 
+def a_leave_aborts(match: Match, state: engine.GameState) -> bool:
+    """Whether a seat leaving now aborts the match for ratings: a ranked match before the first
+    discard of its first round (play ends it, standings as dealt, nobody's rating moves)."""
+    return match.room.ranked and before_first_discard(match, state)
+
+
 # --- the computation ----------------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ are the start-up sweep of a worker, ``sweep_overdue`` the periodic one (every
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -17,7 +18,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.learn.services.daily import daily_reveal
 from games.play import selectors
 from games.play.models import Match, Seat
 from games.play.services.core import (
@@ -38,6 +38,16 @@ from games.shared.errors import (
 )
 
 logger = logging.getLogger(__name__)
+
+#: What else each sweep does, registered by the domains above play when Django starts
+#: (``games/apps.py``: the deal of the day reveals the days that are over): what it is, for the
+#: log, and the job. Play does not import them (docs/architecture.md, "The house by domain").
+_sweep_jobs: dict[str, Callable[[], object]] = {}
+
+
+def sweep_also(what: str, job: Callable[[], object]) -> None:
+    """Have every sweep run ``job`` after the turns (once per ``what``; a failure is logged)."""
+    _sweep_jobs[what] = job
 
 
 def turn_overdue(*, match_id: int, expected_version: int, turn_started: datetime | None = None) -> str:
@@ -207,10 +217,11 @@ def sweep_overdue(*, late: float = SWEEP_LATE_SECONDS) -> dict[str, int]:
             continue
         if result in ("played", "timeout", "away"):
             fired["turns"] += 1
-    try:
-        daily_reveal()  # a deal of the day whose day is over: its tries end and open
-    except Exception:
-        logger.exception("sweep: revealing the deals of past days failed")
+    for what, job in list(_sweep_jobs.items()):
+        try:
+            job()
+        except Exception:
+            logger.exception("sweep: %s failed", what)
     grace = timedelta(seconds=settings.AWAY_GRACE_SECONDS)
     for seat_id, _since in selectors.seats_offline_since(before=now - grace):
         try:

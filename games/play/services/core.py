@@ -15,6 +15,7 @@ move for a bot or an away seat (``bot_move_schedule``), or the turn timer of a p
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Literal
@@ -30,7 +31,6 @@ from games.play import broadcast, selectors, statements
 from games.play.commits import Committed
 from games.play.models import Match, Room, Round, ScoreLine, Seat
 from games.play.selectors import SeatRow
-from games.ranked import ratings
 from games.shared import enqueue
 from games.shared.errors import (
     MatchNotFoundError,
@@ -48,6 +48,32 @@ TIMER_TOLERANCE = timedelta(seconds=0.1)
 
 def commitment(secret: bytes, round_no: int) -> str:
     return engine.commitment(engine.deal_seed(secret, round_no))
+
+
+#: What happens when a match ends, and whether a seat that leaves aborts it, as the domains above
+#: play decide (registered by ``games/apps.py`` when Django starts: ranked settles the ratings,
+#: and a ranked match left before its first discard is aborted). Play calls them under the
+#: match's row lock, in the move's transaction, and does not import them (docs/architecture.md,
+#: "The house by domain").
+_match_over_hooks: list[Callable[..., object]] = []
+_leave_ends: list[Callable[[Match, engine.GameState], bool]] = []
+
+
+def on_match_over(hook: Callable[..., object]) -> None:
+    """Call ``hook(match=..., state=...)`` once when a match ends (in the ending transaction)."""
+    if hook not in _match_over_hooks:
+        _match_over_hooks.append(hook)
+
+
+def on_leave_ends_match(predicate: Callable[[Match, engine.GameState], bool]) -> None:
+    """A seat going away ends the match (standings as dealt) when ``predicate(match, state)``."""
+    if predicate not in _leave_ends:
+        _leave_ends.append(predicate)
+
+
+def _match_over(match: Match, state: engine.GameState) -> None:
+    for hook in _match_over_hooks:
+        hook(match=match, state=state)
 
 
 def match_locked(match_id: int) -> Match:
@@ -131,7 +157,7 @@ def record_move(
         update_fields.append("timer_at")
     statements.update_match(match, update_fields)
     if after.is_over:
-        ratings.on_match_over(match=match, state=after)  # once; in this transaction
+        _match_over(match, after)  # once; in this transaction
     publish_after_commit(
         match=match,
         state=after,
@@ -352,8 +378,7 @@ def seats_changed(*, match: Match, state: engine.GameState, before: SeatRow, row
         playing
         and after.state == Seat.State.AWAY
         and before.state != Seat.State.AWAY
-        and match.room.ranked
-        and ratings.before_first_discard(match, state)
+        and any(ends(match, state) for ends in _leave_ends)
     ):
         # Leaving a ranked match before the first discard of its first round aborts it for
         # ratings: it ends here (standings as dealt, nobody's rating moves), and everyone gets
@@ -412,6 +437,6 @@ def match_close(*, match_id: int) -> bool:
             ]
         )
         Room.objects.filter(pk=match.room_id, status=Room.Status.PLAYING).update(status=Room.Status.FINISHED)
-        ratings.on_match_over(match=match, state=after)
+        _match_over(match, after)
         publish_after_commit(match=match, state=after, events=transition.events)
     return True

@@ -17,7 +17,6 @@ from django.db import transaction
 
 from games import engine
 from games.engine.bots import candidate_moves, choose_move, view_rng
-from games.learn import daily
 from games.play import selectors
 from games.play.models import Match, MoveRecord, Seat
 from games.play.selectors import SeatRow
@@ -134,10 +133,17 @@ def bot_move_play(*, match_id: int, expected_version: int) -> int:
     return match.version
 
 
+def daily_bot_key(secret: bytes, round_no: int) -> bytes:
+    """What a deal of the day's bot's luck is seeded from, with its view: the round's seed,
+    labelled; the same for everyone who plays that day's deal
+    (docs/learn.md, "Deal of the day"; ``games.learn.daily`` names it ``bot_rng_key``)."""
+    return engine.sub_seed(engine.deal_seed(secret, round_no), "daily-bots")
+
+
 def bot_play_one(*, match: Match, state: engine.GameState, row: SeatRow, rows: list[SeatRow]) -> None:
     """One move of a bot seat (at its level), or of the stand-in for an away person (normal)."""
     level = (row.bot_level or Seat.BotLevel.NORMAL) if row.is_bot else Seat.BotLevel.NORMAL
-    luck = daily.bot_rng_key(match.secret_bytes, state.round_no) if match.room.daily_day is not None else None
+    luck = daily_bot_key(match.secret_bytes, state.round_no) if match.room.daily_day is not None else None
     move, transition = _bot_choice(state, row.index, level=level, luck=luck)
     actor = MoveRecord.Actor.BOT if row.is_bot else MoveRecord.Actor.STANDIN
     record_move(
@@ -197,7 +203,7 @@ def _bot_choice(
     state: engine.GameState, seat: int, *, level: str = Seat.BotLevel.NORMAL, luck: bytes | None = None
 ) -> tuple[engine.Move, engine.Transition]:
     """The bot's move and its transition. ``luck``: a key its random choices are seeded from,
-    with its view (a deal of the day's bots: ``daily.bot_rng_key``); else from the view alone."""
+    with its view (a deal of the day's bots: ``daily_bot_key``); else from the view alone."""
     # The bot decides from its own seat's view, like a player (RMI-NET-2).
     view = engine.view_for(state, seat)
     move = choose_move(view, level=level, rng=_luck_rng(luck, view))

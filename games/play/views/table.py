@@ -9,70 +9,13 @@ language. Nothing is stored.
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.utils.translation import gettext as _
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine
 from games.engine import IllegalMoveError
 from games.play import protocol, rack, selectors
-from games.play.views.common import is_member
-from games.shared.card_labels import card_label
 from games.shared.errors import MatchNotFoundError
 from games.shared.i18n_errors import translated_message
-
-
-def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    try:
-        match = selectors.match_get(match_id=match_id)
-        frame = selectors.match_frame_for(match_id=match_id, user=request.user, with_log=True)
-    except MatchNotFoundError as error:
-        raise Http404(str(error)) from error
-    if match.room.join_code and not is_member(match.room, request.user):
-        raise Http404("no such match")
-    view = frame["view"]
-    rounds = list(selectors.match_rounds(match_id=match_id))
-    context = {
-        "match": match,
-        "room": match.room,
-        "frame": frame,
-        "view": view,
-        "title": _(engine.variant(view["variant"]).title),
-        "hand": [card_label(card) for card in view["hand"]] if view["hand"] is not None else None,
-        "players": [
-            {
-                "index": index,
-                "name": name,
-                "cards": view["hand_sizes"][index],
-                "opened": view["opened"][index],
-                "to_move": index == view["turn"],
-                "you": index == view["seat"],
-                "total": view["scores"]["totals"][index],
-            }
-            for index, name in enumerate(view["names"])
-        ],
-        "melds": [
-            {
-                **meld,
-                "faces": [card_label(card) for card in meld["cards"]],
-                "owner_name": view["names"][meld["owner"]],
-            }
-            for meld in view["melds"]
-        ],
-        "discard": [card_label(card) for card in view["discard"]],
-        "atu": card_label(view["atu"]) if view["atu"] else None,
-        "rounds": [_round_entry(r) for r in rounds],
-    }
-    context.update(selectors.match_history_part(match))  # rating changes, export links
-    return render(request, "games/match.html", context)
-
-
-def _round_entry(round_: Any) -> dict[str, Any]:
-    lines = sorted(round_.score_lines.all(), key=lambda line: line.seat)
-    return {"round": round_, "lines": lines, "chips": any(line.chips is not None for line in lines)}
 
 
 def _refuse(status: int, code: str, message: str) -> JsonResponse:
